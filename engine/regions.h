@@ -1,0 +1,46 @@
+// Regions, ownership, the end of the game, scores and the result.
+#pragma once
+
+#include <array>
+
+#include "engine/position.h"
+
+namespace wallgo {
+
+// The regions of the board (cells connected through unwalled edges), each a
+// mask, in order of their lowest cell.
+struct Regions {
+  std::array<Bitboard, kNumCells> masks;
+  int count = 0;
+};
+Regions FindRegions(const WallMasks& walls);
+
+// The owner of `region`: a colour index when every stone in it is that
+// player's, -1 when it holds no stone, -2 when it holds several colours.
+int RegionOwner(const Position& pos, Bitboard region);
+
+// True when the game has ended (RULES.md): play phase, and either every
+// region holding stones has a single owner, or no player has a legal turn.
+// Never true during the setup phase.
+bool IsGameOver(const Position& pos);
+
+// True when every region that holds stones is owned by a single player
+// (end condition (a), without the setup-phase or no-turn checks).
+bool AllRegionsSettled(const Position& pos);
+
+struct ScoreSheet {
+  std::array<int, kMaxPlayers> score{};           // cells of owned regions
+  std::array<int, kMaxPlayers> largest_region{};  // tie-break
+};
+ScoreSheet ComputeScores(const Position& pos);
+
+// The result by score, then tie-break. `winners` has one bit per colour
+// index; more than one bit set is a draw shared among those players.
+struct Result {
+  ScoreSheet sheet;
+  unsigned winners = 0;
+  bool is_draw() const { return (winners & (winners - 1)) != 0; }
+};
+Result ComputeResult(const Position& pos);
+
+}  // namespace wallgo

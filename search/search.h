@@ -1,0 +1,83 @@
+// The search's public face, used by the protocol layer: a Searcher that is
+// given a position and limits, thinks (blocking the calling thread), reports
+// progress through a callback, and can be stopped from another thread.
+// Knows nothing of text. The level option picks the player behind it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "engine/position.h"
+
+namespace wallgo::search {
+
+struct SearchOptions {
+  int threads = 1;
+  int64_t visits = 0;      // playouts per move; 0 = no visit limit
+  double movetime_s = 0;   // seconds per move; 0 = no fixed move time
+  int hash_mb = 256;       // search memory (node arena + table)
+  uint64_t seed = 0;
+  int level = 10;          // 1 (beginner) .. 10 (full strength)
+};
+
+// The GTP clock of the side to move, as time_settings/time_left describe it.
+// main_s == 0 && byo_s == 0 means no clock.
+struct Clock {
+  double main_s = 0;        // main time left
+  double byo_s = 0;         // byo-yomi period length (0 = none)
+  int byo_stones = 0;       // stones per period (0 = none)
+  int byo_stones_left = 0;  // stones still due in the current period
+  bool in_byo = false;      // main time spent, now in byo-yomi
+  bool active() const { return main_s > 0 || byo_s > 0; }
+};
+
+struct Limits {
+  Clock clock;           // the searcher keeps within it, with a margin
+  bool infinite = false; // analyze: search until Stop()
+};
+
+struct Candidate {
+  Move move;
+  int64_t visits = 0;
+  double winrate = 0.5;      // side to move's, in 0..1
+  double score_margin = 0;   // side to move's expected score minus best other
+  std::vector<Move> pv;      // starts with `move`
+};
+
+struct SearchInfo {
+  std::vector<Candidate> candidates;  // best first
+  int64_t total_visits = 0;
+  int64_t nodes = 0;                  // nodes created in the graph
+  double elapsed_s = 0;
+};
+
+struct SearchResult {
+  Move best;  // resign only when the searcher chooses to resign
+  SearchInfo info;
+};
+
+using InfoCallback = std::function<void(const SearchInfo&)>;
+
+class Searcher {
+ public:
+  virtual ~Searcher() = default;
+  // Changes options between searches (threads, hash, level, ...).
+  virtual void SetOptions(const SearchOptions& options) = 0;
+  // Forgets everything learned (new game).
+  virtual void Clear() = 0;
+  // Searches `pos` (not over) and returns the chosen move. Calls `on_info`
+  // about every `info_interval_s` seconds (never when it is null) and once at
+  // the end. Blocks until a limit is reached or Stop() is called.
+  virtual SearchResult Search(const Position& pos, const Limits& limits,
+                              const InfoCallback& on_info,
+                              double info_interval_s) = 0;
+  // Safe from any thread; makes a running Search return promptly.
+  virtual void Stop() = 0;
+};
+
+// The searcher for `options.level`.
+std::unique_ptr<Searcher> MakeSearcher(const SearchOptions& options);
+
+}  // namespace wallgo::search
