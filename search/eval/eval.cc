@@ -1,0 +1,176 @@
+#include "search/eval/eval.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "engine/bitboard.h"
+#include "engine/regions.h"
+
+namespace wallgo::search {
+namespace {
+
+// Rules under which a game can also end because nobody has a legal turn
+// while regions are still shared; with unlimited walls and stay=always a
+// stone in a shared region can always stay and wall one of its open edges.
+bool CanRunOutOfTurns(const Rules& rules) {
+  return rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways;
+}
+
+// Splits the cells of regions holding stones into those owned by a single
+// player (added to `score`) and the contested rest (returned). During setup
+// every region stays contested: stones still to come may land anywhere.
+Bitboard ScoreOwnedRegions(const Position& pos,
+                           std::array<float, kMaxPlayers>& score) {
+  Bitboard contested = 0;
+  Bitboard stones_left = pos.occupied();
+  while (stones_left != 0) {
+    const Bitboard region =
+        FloodFill(CellBit(LowestCell(stones_left)), pos.walls());
+    stones_left &= ~region;
+    int owner = -1;
+    int colours = 0;
+    for (int p = 0; p < pos.num_players(); ++p) {
+      if (pos.stones(ColourAt(p)) & region) {
+        owner = p;
+        ++colours;
+      }
+    }
+    if (colours == 1 && !pos.in_setup()) {
+      score[owner] += PopCount(region);
+    } else {
+      contested |= region;
+    }
+  }
+  return contested;
+}
+
+// Gives each cell of `cells` to the players whose bit-set holds it, split
+// evenly when several do.
+void SplitTies(Bitboard cells, const std::array<Bitboard, kMaxPlayers>& sets,
+               int players, std::array<float, kMaxPlayers>& score) {
+  for (; cells != 0; cells = PopLowest(cells)) {
+    const Bitboard cell = CellBit(LowestCell(cells));
+    int sharers = 0;
+    for (int p = 0; p < players; ++p) sharers += (sets[p] & cell) != 0;
+    const float share = 1.0f / static_cast<float>(sharers);
+    for (int p = 0; p < players; ++p) {
+      if (sets[p] & cell) score[p] += share;
+    }
+  }
+}
+
+// The reachability race in the `contested` regions: all players spread a
+// turn at a time; the player to move has already spread one turn when the
+// others start (it moves now), then cells reached in the same turn by
+// several players are split.
+void ScoreRace(const Position& pos, Bitboard contested,
+               std::array<float, kMaxPlayers>& score) {
+  const int players = pos.num_players();
+  const WallMasks& walls = pos.walls();
+  const Bitboard empty = contested & ~pos.occupied();
+  const int mover = Index(pos.to_move());
+  std::array<Bitboard, kMaxPlayers> reach{};
+  for (int p = 0; p < players; ++p) {
+    reach[p] = pos.stones(ColourAt(p)) & contested;
+    score[p] += PopCount(reach[p]);
+  }
+  Bitboard unclaimed = empty;
+  for (int turn = 1; unclaimed != 0; ++turn) {
+    std::array<Bitboard, kMaxPlayers> fresh{};
+    Bitboard grown = 0;
+    for (int p = 0; p < players; ++p) {
+      Bitboard r = reach[p];
+      r |= Step(r, walls) & empty;
+      r |= Step(r, walls) & empty;
+      fresh[p] = r & ~reach[p] & unclaimed;
+      grown |= fresh[p];
+      reach[p] = r;
+    }
+    if (grown == 0) return;
+    if (turn == 1) {
+      score[mover] += PopCount(fresh[mover]);
+      unclaimed &= ~fresh[mover];
+      for (int p = 0; p < players; ++p) fresh[p] &= unclaimed;
+    }
+    Bitboard once = 0;
+    Bitboard several = 0;
+    for (int p = 0; p < players; ++p) {
+      several |= once & fresh[p];
+      once |= fresh[p];
+    }
+    for (int p = 0; p < players; ++p) {
+      score[p] += PopCount(fresh[p] & ~several);
+    }
+    SplitTies(several, fresh, players, score);
+    unclaimed &= ~once;
+  }
+}
+
+}  // namespace
+
+Territory EstimateTerritory(const Position& pos) {
+  Territory t;
+  const Bitboard contested = ScoreOwnedRegions(pos, t.score);
+  t.contested_cells = PopCount(contested);
+  if (pos.in_setup()) {
+    ScoreRace(pos, contested, t.score);
+    return t;
+  }
+  t.finished =
+      contested == 0 || (CanRunOutOfTurns(pos.rules()) && IsGameOver(pos));
+  if (t.finished) {
+    const ScoreSheet sheet = ComputeScores(pos);
+    for (int p = 0; p < kMaxPlayers; ++p) t.score[p] = sheet.score[p];
+    return t;
+  }
+  ScoreRace(pos, contested, t.score);
+  return t;
+}
+
+float WinScale(int contested_cells) {
+  return 1.0f + 0.5f * std::sqrt(static_cast<float>(contested_cells));
+}
+
+std::array<float, kMaxPlayers> WinFromScores(
+    const std::array<float, kMaxPlayers>& score, int players, float scale) {
+  float best = score[0];
+  for (int p = 1; p < players; ++p) best = std::max(best, score[p]);
+  std::array<float, kMaxPlayers> win{};
+  float total = 0;
+  for (int p = 0; p < players; ++p) {
+    win[p] = std::exp((score[p] - best) / scale);
+    total += win[p];
+  }
+  for (int p = 0; p < players; ++p) win[p] /= total;
+  return win;
+}
+
+float ScoreMargin(const std::array<float, kMaxPlayers>& score, int players,
+                  Colour colour) {
+  const int me = Index(colour);
+  float best_other = -1e9f;
+  for (int p = 0; p < players; ++p) {
+    if (p != me) best_other = std::max(best_other, score[p]);
+  }
+  return score[me] - best_other;
+}
+
+Evaluation Evaluate(const Position& pos) {
+  const Territory t = EstimateTerritory(pos);
+  Evaluation e;
+  e.score = t.score;
+  if (!t.finished) {
+    e.win =
+        WinFromScores(t.score, pos.num_players(), WinScale(t.contested_cells));
+    return e;
+  }
+  const Result result = ComputeResult(pos);
+  const float share = 1.0f / static_cast<float>(std::popcount(result.winners));
+  for (int p = 0; p < pos.num_players(); ++p) {
+    if (result.winners & (1u << p)) e.win[p] = share;
+  }
+  return e;
+}
+
+}  // namespace wallgo::search

@@ -1,0 +1,54 @@
+// Static evaluation of Wall Go positions by reachability (SEARCH-NOTES.md,
+// "Evaluation"): every player's stones spread through empty cells and unwalled
+// edges, a turn (up to two steps) at a time, and each cell of a contested
+// region goes to whoever can get there first. Regions already owned count
+// exactly. Used at every MCTS leaf and by the fixed-depth players.
+#pragma once
+
+#include <array>
+
+#include "engine/position.h"
+
+namespace wallgo::search {
+
+// A static estimate of a position for every player.
+struct Evaluation {
+  std::array<float, kMaxPlayers>
+      score{};  // expected final score (cells) of each player
+  std::array<float, kMaxPlayers>
+      win{};  // estimated win probability of each player, summing to 1 over
+              // players in the game
+};
+
+// Reachability evaluation: cells each player reaches first, counted in turns
+// (a turn = up to two steps through empty cells and unwalled edges; other
+// stones block), owned regions counted exactly. Exact for finished games
+// (score = ComputeScores, win = 1 for the sole winner, shared for a draw).
+Evaluation Evaluate(const Position& pos);
+
+// The parts Evaluate is built from, for the players and the tests.
+struct Territory {
+  std::array<float, kMaxPlayers> score{};  // owned cells + cells reached first
+  int contested_cells = 0;  // cells of regions holding several colours
+  bool finished = false;    // the game is over (IsGameOver)
+};
+// Owned regions exactly; in contested regions a cell reached first (in
+// turns, the player to move one turn ahead) by one player is that player's,
+// a cell reached in the same turn by several is split evenly among them, and
+// a cell nobody reaches counts for nobody. Stones count for their owner.
+Territory EstimateTerritory(const Position& pos);
+
+// The logistic scale (cells) that turns score differences into win
+// probabilities when `contested_cells` cells are still in play.
+float WinScale(int contested_cells);
+
+// Win probabilities from estimated scores: a softmax of score / scale over the
+// `players` players in the game (for two players, the logistic of the margin).
+std::array<float, kMaxPlayers> WinFromScores(
+    const std::array<float, kMaxPlayers>& score, int players, float scale);
+
+// `colour`'s score minus the best score among the other players.
+float ScoreMargin(const std::array<float, kMaxPlayers>& score, int players,
+                  Colour colour);
+
+}  // namespace wallgo::search
