@@ -13,12 +13,12 @@ namespace wallgo::search {
 
 // A static estimate of a position for every player.
 struct Evaluation {
-  std::array<float, kMaxPlayers>
-      score{};  // expected final score (cells) of each player
-  std::array<float, kMaxPlayers>
-      win{};  // estimated win probability of each player, summing to 1 over
-              // players in the game
-};
+  // Expected final score (cells) of each player.
+  std::array<float, kMaxPlayers> score{};
+  // Estimated win probability of each player, summing to 1 over the players
+  // in the game.
+  std::array<float, kMaxPlayers> win{};
+};  // expected final score (cells) of each player
 
 // Reachability evaluation: cells each player reaches first, counted in turns
 // (a turn = up to two steps through empty cells and unwalled edges; other
