@@ -18,7 +18,7 @@ struct Evaluation {
   // Estimated win probability of each player, summing to 1 over the players
   // in the game.
   std::array<float, kMaxPlayers> win{};
-};  // expected final score (cells) of each player
+};
 
 // Reachability evaluation: cells each player reaches first, counted in turns
 // (a turn = up to two steps through empty cells and unwalled edges; other
