@@ -12,6 +12,11 @@
 
 namespace wallgo {
 
+// OK when `rules` is a rule set of RULES.md: 2-4 players, fourstone setup
+// only with 2 players, breakers 0 or 1 and 0 with 2 players, wall limit
+// unlimited or 0..84.
+absl::Status ValidateRules(const Rules& rules);
+
 class Position {
  public:
   // The start of a game under `rules` (setup phase, first placement due).
@@ -65,7 +70,7 @@ class Position {
 
  private:
   Position() = default;
-  void AdvanceTurn();
+  void AdvanceTurn();  // play phase: the next colour in turn order
   void ToggleWall(Colour builder, Edge edge);
 
   Rules rules_;

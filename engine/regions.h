@@ -43,4 +43,8 @@ struct Result {
 };
 Result ComputeResult(const Position& pos);
 
+// The players of `eligible` (one bit per colour index) that rank first by
+// score, then by largest region.
+unsigned RankWinners(const ScoreSheet& sheet, unsigned eligible);
+
 }  // namespace wallgo

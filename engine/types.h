@@ -94,7 +94,7 @@ inline constexpr int kUnlimitedWalls = -1;
 // The rule options of RULES.md; defaults are the research (WallZero) rules.
 struct Rules {
   int players = 2;
-  SetupRule setup = SetupRule::kFourStone;  // only used with 2 players
+  SetupRule setup = SetupRule::kFourStone;  // 3-4 players: always kEmpty
   StayRule stay = StayRule::kAlways;
   int wall_limit = kUnlimitedWalls;  // walls a player may have on the board
   int breakers = 0;                  // per player; 0 or 1, only 3-4 players
@@ -103,6 +103,7 @@ struct Rules {
   static Rules Default(int players) {
     Rules r;
     r.players = players;
+    r.setup = players == 2 ? SetupRule::kFourStone : SetupRule::kEmpty;
     r.breakers = players >= 3 ? 1 : 0;
     return r;
   }

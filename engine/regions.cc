@@ -1,0 +1,92 @@
+#include "engine/regions.h"
+
+#include "engine/movegen.h"
+
+namespace wallgo {
+
+Regions FindRegions(const WallMasks& walls) {
+  Regions regions;
+  for (Bitboard left = kAllCells; left;) {
+    const Bitboard region = FloodFill(CellBit(LowestCell(left)), walls);
+    regions.masks[regions.count++] = region;
+    left &= ~region;
+  }
+  return regions;
+}
+
+int RegionOwner(const Position& pos, Bitboard region) {
+  int owner = -1;
+  for (int p = 0; p < pos.num_players(); ++p) {
+    if (!(pos.stones(ColourAt(p)) & region)) continue;
+    if (owner != -1) return -2;
+    owner = p;
+  }
+  return owner;
+}
+
+bool AllRegionsSettled(const Position& pos) {
+  const WallMasks& walls = pos.walls();
+  for (Bitboard left = pos.occupied(); left;) {
+    const Bitboard seed = CellBit(LowestCell(left));
+    int owner = 0;
+    while (!(pos.stones(ColourAt(owner)) & seed)) ++owner;
+    // Any other colour's stone reached during the fill settles the question.
+    const Bitboard others = pos.occupied() & ~pos.stones(ColourAt(owner));
+    Bitboard region = seed;
+    for (;;) {
+      const Bitboard next = region | Step(region, walls);
+      if (next & others) return false;
+      if (next == region) break;
+      region = next;
+    }
+    left &= ~region;
+  }
+  return true;
+}
+
+bool IsGameOver(const Position& pos) {
+  if (pos.in_setup()) return false;
+  if (AllRegionsSettled(pos)) return true;
+  for (int p = 0; p < pos.num_players(); ++p)
+    if (HasLegalTurn(pos, ColourAt(p))) return false;
+  return true;
+}
+
+ScoreSheet ComputeScores(const Position& pos) {
+  ScoreSheet sheet;
+  for (Bitboard left = pos.occupied(); left;) {
+    const Bitboard region = FloodFill(CellBit(LowestCell(left)), pos.walls());
+    left &= ~region;
+    const int owner = RegionOwner(pos, region);
+    if (owner < 0) continue;
+    const int size = PopCount(region);
+    sheet.score[owner] += size;
+    if (size > sheet.largest_region[owner]) sheet.largest_region[owner] = size;
+  }
+  return sheet;
+}
+
+unsigned RankWinners(const ScoreSheet& sheet, unsigned eligible) {
+  unsigned winners = 0;
+  int best_score = -1, best_region = -1;
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    if (!(eligible >> p & 1)) continue;
+    const int score = sheet.score[p], region = sheet.largest_region[p];
+    if (score > best_score || (score == best_score && region > best_region)) {
+      winners = 0;
+      best_score = score;
+      best_region = region;
+    }
+    if (score == best_score && region == best_region) winners |= 1u << p;
+  }
+  return winners;
+}
+
+Result ComputeResult(const Position& pos) {
+  Result result;
+  result.sheet = ComputeScores(pos);
+  result.winners = RankWinners(result.sheet, (1u << pos.num_players()) - 1);
+  return result;
+}
+
+}  // namespace wallgo
