@@ -156,6 +156,15 @@ float ScoreMargin(const std::array<float, kMaxPlayers>& score, int players,
   return score[me] - best_other;
 }
 
+float OutcomeValue(const Position& pos, Colour colour) {
+  const Territory t = EstimateTerritory(pos);
+  const float margin = ScoreMargin(t.score, pos.num_players(), colour);
+  if (!t.finished) return margin;
+  const unsigned winners = ComputeResult(pos).winners;
+  if ((winners & (1u << Index(colour))) == 0) return margin - kWinValue;
+  return std::popcount(winners) == 1 ? margin + kWinValue : margin;
+}
+
 Evaluation Evaluate(const Position& pos) {
   const Territory t = EstimateTerritory(pos);
   Evaluation e;

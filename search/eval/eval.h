@@ -51,4 +51,13 @@ std::array<float, kMaxPlayers> WinFromScores(
 float ScoreMargin(const std::array<float, kMaxPlayers>& score, int players,
                   Colour colour);
 
+// Value of a finished game on top of any score margin, so that a won game
+// outranks every unfinished estimate (margins stay within +-49 cells).
+inline constexpr float kWinValue = 1000.0f;
+
+// What a player wants to maximise, from `colour`'s side: the score margin of
+// EstimateTerritory, plus kWinValue for a finished game `colour` wins alone,
+// minus it for a finished game `colour` does not win (shared: neither).
+float OutcomeValue(const Position& pos, Colour colour);
+
 }  // namespace wallgo::search

@@ -1,0 +1,31 @@
+// Pieces the fixed-depth players share: how long a move may take, and how a
+// chosen move is reported through the Searcher interface.
+#pragma once
+
+#include <limits>
+#include <vector>
+
+#include "engine/position.h"
+#include "search/search.h"
+
+namespace wallgo::search {
+
+inline constexpr double kNoTimeLimit = std::numeric_limits<double>::infinity();
+
+// Own turns `pos`'s side to move is still likely to play: every turn builds a
+// wall, so the unwalled edges shared among the players bound the game.
+int ExpectedTurnsLeft(const Position& pos);
+
+// Seconds the side to move may think: movetime when set, else a share of the
+// clock (main time spread over ExpectedTurnsLeft, plus most of a byo-yomi
+// period, less a safety margin), else kNoTimeLimit (infinite analysis, a
+// visit cap, or no limit given at all: the caller picks its default).
+double MoveTimeBudget(const SearchOptions& options, const Limits& limits,
+                      const Position& pos);
+
+// A result with `best` as its only candidate.
+SearchResult SingleCandidateResult(Move best, double winrate,
+                                   double score_margin, std::vector<Move> pv,
+                                   int64_t nodes, double elapsed_s);
+
+}  // namespace wallgo::search
