@@ -1,0 +1,56 @@
+// Shared helpers of the engine tests: positions from text, move-name sets,
+// the rule variants the random games cover, and a seeded random game driver.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "engine/movegen.h"
+#include "engine/position.h"
+#include "gtest/gtest.h"
+#include "tests/engine/reference.h"
+
+namespace wallgo::testing {
+
+// Random-game counts are divided by this under the sanitizers, which run the
+// suite several times slower.
+#ifdef WALLGO_ENGINE_TESTS_SHORT
+inline constexpr int kWorkDivisor = 8;
+#else
+inline constexpr int kWorkDivisor = 1;
+#endif
+
+// The position of a protocol position string; fails the test if invalid.
+Position Parse(absl::string_view text);
+Position StartOf(const Rules& rules);
+
+std::set<std::string> EngineMoveNames(const Position& pos);
+std::set<std::string> ReferenceMoveNames(const reference::Board& board);
+
+// The variants random games cover, each with a printable name.
+struct Variant {
+  std::string name;
+  Rules rules;
+};
+std::vector<Variant> Variants();
+// The variant's name in letters and digits only, as GoogleTest wants it.
+std::string VariantTestName(const ::testing::TestParamInfo<Variant>& info);
+
+// Plays one game of uniformly random legal moves from the start of `rules`,
+// calling `visit` on every position including the final one. Stops after
+// `max_moves` moves and returns the number of moves played.
+int PlayRandomGame(const Rules& rules, std::mt19937_64& rng, int max_moves,
+                   const std::function<void(const Position&)>& visit);
+
+// A fixed seed per name (FNV-1a), so each variant's games reproduce.
+uint64_t SeedFor(absl::string_view name);
+
+// A uniformly random legal move (the position must not be over).
+Move RandomMove(const Position& pos, std::mt19937_64& rng);
+
+}  // namespace wallgo::testing
