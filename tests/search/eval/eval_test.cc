@@ -1,0 +1,163 @@
+// The reachability evaluation on hand-built positions whose reach can be
+// worked out on paper.
+#include "search/eval/eval.h"
+
+#include <numeric>
+#include <string>
+
+#include "engine/regions.h"
+#include "gtest/gtest.h"
+#include "tests/engine/test_support.h"
+
+namespace wallgo::search {
+namespace {
+
+using testing::Parse;
+
+// Walls shared by the hand-built positions below:
+// - row 7 is a corridor of its own (every north edge of row 6 walled),
+// - row 1 likewise (every north edge of row 1 walled),
+// - a pocket {a2, b2, c2} holding one red stone,
+// - g2 is a one-cell region without stones,
+// - the 31 remaining middle cells hold two red stones only.
+// Row 1 holds three blue stones (7 cells, owned by blue).
+constexpr char kRedWalls[] =
+    " red-walls=a6n,b6n,c6n,d6n,e6n,f6n,g6n,a1n,b1n,c1n,d1n,e1n,f1n,g1n";
+constexpr char kBlueWalls[] = " blue-walls=a2n,b2n,c2n,c2e,f2e,g2n";
+constexpr float kRedOutsideRow7 = 3 + 31;  // the pocket and the middle
+constexpr float kBlueOutsideRow7 = 7;      // row 1
+
+// A position with red on a7 and c4, d4, a2, blue on row 1 and `blue_row7`;
+// `more_red_walls` (",edge,...") adds to those walls.
+Position Corridor(const std::string& turn, const std::string& blue_row7,
+                  const std::string& more_red_walls = "") {
+  return Parse("players=2 setup=empty turn=" + turn +
+               " red=a7,a2,c4,d4 blue=a1,b1,c1," + blue_row7 + kRedWalls +
+               more_red_walls + kBlueWalls);
+}
+
+float WinSum(const Evaluation& e) {
+  return std::accumulate(e.win.begin(), e.win.end(), 0.0f);
+}
+
+TEST(EvaluateTest, StonesFacingInACorridorSplitTheCellsBetweenThem) {
+  // a7 against g7, red to move: red's first turn reaches b7, c7; blue's
+  // e7, f7; both reach d7 in their second turn, so it is split.
+  const Territory t = EstimateTerritory(Corridor("red", "g7"));
+  EXPECT_FALSE(t.finished);
+  EXPECT_EQ(t.contested_cells, 7);
+  EXPECT_FLOAT_EQ(t.score[0], kRedOutsideRow7 + 3.5f);
+  EXPECT_FLOAT_EQ(t.score[1], kBlueOutsideRow7 + 3.5f);
+}
+
+TEST(EvaluateTest, ThePlayerToMoveTakesTheCellsBothReachInOneTurn) {
+  // a7 against d7: b7 and c7 are one turn from both stones, so they go to
+  // whoever moves now; e7, f7 (first turn) and g7 (second) are blue's.
+  const Territory red_to_move = EstimateTerritory(Corridor("red", "d7"));
+  EXPECT_FLOAT_EQ(red_to_move.score[0], kRedOutsideRow7 + 3);
+  EXPECT_FLOAT_EQ(red_to_move.score[1], kBlueOutsideRow7 + 4);
+  const Territory blue_to_move = EstimateTerritory(Corridor("blue", "d7"));
+  EXPECT_FLOAT_EQ(blue_to_move.score[0], kRedOutsideRow7 + 1);
+  EXPECT_FLOAT_EQ(blue_to_move.score[1], kBlueOutsideRow7 + 6);
+}
+
+TEST(EvaluateTest, AStoneWalledIntoThreeCellsCountsExactlyThree) {
+  // Removing the pocket's red stone (to g7's side) changes red's score by
+  // exactly the pocket's three cells: without a stone it is nobody's.
+  const Position with_pocket = Corridor("red", "g7");
+  const Position without_pocket =
+      Parse("players=2 setup=empty turn=red red=a7,e5,c4,d4 blue=a1,b1,c1,g7" +
+            std::string(kRedWalls) + kBlueWalls);
+  const float pocket = EstimateTerritory(with_pocket).score[0] -
+                       EstimateTerritory(without_pocket).score[0];
+  EXPECT_FLOAT_EQ(pocket, 3);
+}
+
+TEST(EvaluateTest, WinProbabilitiesFavourTheLeaderAndSumToOne) {
+  const Evaluation e = Evaluate(Corridor("red", "g7"));
+  EXPECT_FLOAT_EQ(e.score[0], kRedOutsideRow7 + 3.5f);
+  EXPECT_GT(e.win[0], 0.99f);  // 27.5 cells ahead
+  EXPECT_NEAR(WinSum(e), 1, 1e-6);
+  EXPECT_EQ(e.win[2], 0);
+}
+
+TEST(EvaluateTest, AFinishedGameIsScoredExactly) {
+  // Walling a7 off from the rest of row 7 leaves every region single-owned.
+  const Position pos = Corridor("blue", "g7", ",a7e");
+  ASSERT_TRUE(IsGameOver(pos));
+  const Evaluation e = Evaluate(pos);
+  const ScoreSheet sheet = ComputeScores(pos);
+  EXPECT_EQ(e.score[0], sheet.score[0]);
+  EXPECT_EQ(e.score[1], sheet.score[1]);
+  EXPECT_FLOAT_EQ(e.score[0], kRedOutsideRow7 + 1);
+  EXPECT_FLOAT_EQ(e.score[1], kBlueOutsideRow7 + 6);
+  EXPECT_EQ(e.win[0], 1);
+  EXPECT_EQ(e.win[1], 0);
+}
+
+TEST(EvaluateTest, AFinishedDrawIsShared) {
+  // Rows 1-3 red, rows 5-7 blue, row 4 empty between two wall lines.
+  const Position pos = Parse(
+      "players=2 setup=empty turn=red red=a1,b1,c1,d1 blue=a7,b7,c7,d7"
+      " red-walls=a3n,b3n,c3n,d3n,e3n,f3n,g3n"
+      " blue-walls=a4n,b4n,c4n,d4n,e4n,f4n,g4n");
+  const Evaluation e = Evaluate(pos);
+  EXPECT_EQ(e.score[0], 21);
+  EXPECT_EQ(e.score[1], 21);
+  EXPECT_EQ(e.win[0], 0.5f);
+  EXPECT_EQ(e.win[1], 0.5f);
+}
+
+TEST(EvaluateTest, SetupPositionsAreRacedNotOwned) {
+  // After red's first placement on an empty board red's stone is alone in
+  // the only region; the game is not over and nothing is settled yet.
+  Rules rules = Rules::Default(3);
+  Position pos = testing::StartOf(rules);
+  pos.Play(Move::Place(CellOf(3, 3)));
+  const Territory t = EstimateTerritory(pos);
+  EXPECT_FALSE(t.finished);
+  EXPECT_EQ(t.contested_cells, kNumCells);
+  const Evaluation e = Evaluate(pos);
+  EXPECT_NEAR(WinSum(e), 1, 1e-6);
+  EXPECT_EQ(e.win[3], 0);
+}
+
+TEST(EvaluateTest, EveryCellOfAnOpenBoardIsHandedOutWhole) {
+  // Three players on a wall-free board: every cell is reached by someone,
+  // and cells reached in the same turn by two or three are split, so the
+  // shares add up to the board.
+  Rules rules = Rules::Default(3);
+  Position pos = testing::StartOf(rules);
+  for (int cell : {CellOf(0, 0), CellOf(6, 0), CellOf(3, 6), CellOf(3, 0),
+                   CellOf(0, 6), CellOf(6, 6)}) {
+    pos.Play(Move::Place(cell));
+  }
+  ASSERT_FALSE(pos.in_setup());
+  const Territory t = EstimateTerritory(pos);
+  EXPECT_FLOAT_EQ(t.score[0] + t.score[1] + t.score[2], kNumCells);
+}
+
+TEST(WinFromScoresTest, TwoPlayersFollowTheLogisticOfTheMargin) {
+  const std::array<float, kMaxPlayers> score{24, 20, 0, 0};
+  const float scale = WinScale(30);
+  const auto win = WinFromScores(score, 2, scale);
+  EXPECT_NEAR(win[0], 1 / (1 + std::exp(-4 / scale)), 1e-6);
+  EXPECT_NEAR(win[0] + win[1], 1, 1e-6);
+}
+
+TEST(WinFromScoresTest, UncertaintyGrowsWithTheCellsInPlay) {
+  EXPECT_LT(WinScale(0), WinScale(10));
+  EXPECT_LT(WinScale(10), WinScale(40));
+}
+
+TEST(OutcomeValueTest, AWonGameOutranksAnyEstimate) {
+  const Position won = Corridor("blue", "g7", ",a7e");
+  EXPECT_GT(OutcomeValue(won, Colour::kRed), kWinValue);
+  EXPECT_LT(OutcomeValue(won, Colour::kBlue), -kWinValue / 2);
+  const Position open = Corridor("red", "g7");
+  EXPECT_FLOAT_EQ(OutcomeValue(open, Colour::kRed),
+                  kRedOutsideRow7 - kBlueOutsideRow7);
+}
+
+}  // namespace
+}  // namespace wallgo::search
