@@ -1,0 +1,70 @@
+// Speed of the reachability evaluation (it runs at every MCTS leaf) and of
+// the alpha-beta player, on positions from greedy self-play games.
+//   build-<dir>/bin/eval_bench
+#include <random>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "engine/movegen.h"
+#include "engine/regions.h"
+#include "search/eval/alphabeta.h"
+#include "search/eval/eval.h"
+#include "search/eval/greedy.h"
+
+namespace wallgo::search {
+namespace {
+
+// Every position of a few greedy self-play games (setup included, finished
+// positions excluded), the mix a search meets.
+std::vector<Position> GamePositions(int players, int games) {
+  std::vector<Position> out;
+  SearchOptions options;
+  for (int g = 0; g < games; ++g) {
+    options.seed = g;
+    GreedyPlayer player(options);
+    Position pos = *Position::Start(Rules::Default(players));
+    while (!IsGameOver(pos)) {
+      out.push_back(pos);
+      pos.Play(player.Search(pos, {}, nullptr, 1).best);
+    }
+  }
+  return out;
+}
+
+void BM_Evaluate(benchmark::State& state) {
+  const std::vector<Position> positions =
+      GamePositions(static_cast<int>(state.range(0)), 8);
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(Evaluate(positions[i]));
+    if (++i == positions.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Evaluate)->Arg(2)->Arg(3)->Arg(4);
+
+// A leaf as a search meets it: copy, play a move, evaluate.
+void BM_PlayAndEvaluate(benchmark::State& state) {
+  const std::vector<Position> positions = GamePositions(2, 8);
+  std::vector<std::pair<Position, Move>> leaves;
+  std::mt19937_64 rng(1);
+  for (const Position& pos : positions) {
+    MoveList moves;
+    GenerateMoves(pos, moves);
+    leaves.emplace_back(pos, moves[rng() % moves.size()]);
+  }
+  size_t i = 0;
+  for (auto _ : state) {
+    Position next = leaves[i].first;
+    next.Play(leaves[i].second);
+    benchmark::DoNotOptimize(Evaluate(next));
+    if (++i == leaves.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_PlayAndEvaluate);
+
+}  // namespace
+}  // namespace wallgo::search
+
+BENCHMARK_MAIN();
