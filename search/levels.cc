@@ -1,0 +1,80 @@
+// MakeSearcher: the player behind each level, from a random mover for
+// beginners to the full-strength graph search.
+#include <memory>
+
+#include "search/eval/alphabeta.h"
+#include "search/eval/greedy.h"
+#include "search/levels.h"
+#include "search/mcts.h"
+
+namespace wallgo::search {
+namespace {
+
+// MCTS playout caps for levels 5..9 (level 10 has none) and the randomness
+// of their final choice: lower levels play weaker, more human-like moves.
+constexpr int64_t kLevelVisits[] = {100, 400, 1500, 6000, 25000};
+constexpr double kLevelTemperature[] = {0.6, 0.3, 0.15, 0.0, 0.0};
+
+// Searcher for `options.level`, rebuilt when the level changes.
+class LevelSearcher : public Searcher {
+ public:
+  explicit LevelSearcher(const SearchOptions& options)
+      : options_(options), inner_(MakeLevelPlayer(options)) {}
+
+  void SetOptions(const SearchOptions& options) override {
+    const bool same_level = options.level == options_.level;
+    options_ = options;
+    if (same_level) {
+      inner_->SetOptions(options);
+    } else {
+      inner_ = MakeLevelPlayer(options);
+    }
+  }
+  void Clear() override { inner_->Clear(); }
+  SearchResult Search(const Position& pos, const Limits& limits,
+                      const InfoCallback& on_info,
+                      double info_interval_s) override {
+    return inner_->Search(pos, limits, on_info, info_interval_s);
+  }
+  void Stop() override { inner_->Stop(); }
+
+ private:
+  SearchOptions options_;
+  std::unique_ptr<Searcher> inner_;
+};
+
+}  // namespace
+
+MctsConfig LevelConfig(int level) {
+  MctsConfig config;
+  if (level >= 5 && level <= 9) {
+    config.max_visits = kLevelVisits[level - 5];
+    config.move_temperature = kLevelTemperature[level - 5];
+  }
+  return config;
+}
+
+std::unique_ptr<Searcher> MakeLevelPlayer(const SearchOptions& options) {
+  switch (options.level) {
+    case 1:
+      return std::make_unique<RandomPlayer>(options);
+    case 2:
+      return std::make_unique<GreedyPlayer>(options);
+    case 3: {
+      AlphaBetaConfig shallow;
+      shallow.max_depth = 2;
+      return std::make_unique<AlphaBetaPlayer>(options, shallow);
+    }
+    case 4:
+      return std::make_unique<AlphaBetaPlayer>(options);
+    default:
+      return std::make_unique<MctsSearcher>(options,
+                                            LevelConfig(options.level));
+  }
+}
+
+std::unique_ptr<Searcher> MakeSearcher(const SearchOptions& options) {
+  return std::make_unique<LevelSearcher>(options);
+}
+
+}  // namespace wallgo::search

@@ -1,0 +1,545 @@
+#include "search/mcts.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "engine/movegen.h"
+#include "engine/regions.h"
+#include "engine/zobrist.h"
+#include "search/eval/eval.h"
+#include "search/time_plan.h"
+
+namespace wallgo::search {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr int kMaxDepth = 512;
+// A pending (virtual) visit counts as a loss for the player choosing it, so
+// that concurrent threads spread over different lines.
+constexpr float kVirtualLossUtility = 0.0f;
+constexpr int kMaxPv = 12;
+
+double Seconds(SteadyClock::time_point since) {
+  return std::chrono::duration<double>(SteadyClock::now() - since).count();
+}
+
+Value ValueOf(const Evaluation& ev, int players) {
+  Value v;
+  for (int p = 0; p < players; ++p) {
+    v.win[p] = ev.win[p];
+    v.margin[p] = ScoreMargin(ev.score, players, ColourAt(p));
+  }
+  return v;
+}
+
+struct PathStep {
+  NodeId node;
+  int edge;
+};
+
+struct ThreadState {
+  std::mt19937_64 rng;
+  NodeId spare = kNoNode;  // allocated but not published (lost a race)
+  std::vector<PathStep> path;
+};
+
+// A sure sole win for `player`.
+bool SureWin(const Value& v, int player) { return v.win[player] >= 1.0f; }
+
+}  // namespace
+
+// One search: the shared state of its threads.
+class MctsSearcher::Run {
+ public:
+  Run(Graph& graph, const MctsConfig& config, const Position& root_pos,
+      int64_t visit_limit)
+      : graph_(graph),
+        config_(config),
+        root_pos_(root_pos),
+        players_(root_pos.num_players()),
+        visit_limit_(visit_limit) {}
+
+  // Finds or creates the root node and expands it; false when the memory
+  // cannot even hold that.
+  bool PrepareRoot(ThreadState& t) {
+    bool fresh = false;
+    root_ = FindOrCreate(root_pos_, t, &fresh);
+    return root_ != kNoNode && Expand(root_, root_pos_, t);
+  }
+
+  void Work(uint64_t seed) {
+    ThreadState t;
+    t.rng.seed(seed);
+    t.path.reserve(kMaxDepth);
+    while (!done_.load(std::memory_order_relaxed)) {
+      if (started_.fetch_add(1, std::memory_order_relaxed) >= visit_limit_) {
+        done_.store(true, std::memory_order_relaxed);
+        break;
+      }
+      Playout(t);
+      completed_.fetch_add(1, std::memory_order_relaxed);
+      if (RootProof() == Proof::kExact) done_.store(true);
+    }
+  }
+
+  void Finish() { done_.store(true); }
+  bool done() const { return done_.load(std::memory_order_relaxed); }
+  int64_t completed() const {
+    return completed_.load(std::memory_order_relaxed);
+  }
+  Proof RootProof() const {
+    return graph_.node(root_).proof.load(std::memory_order_acquire);
+  }
+  NodeId root() const { return root_; }
+
+  // Root edges, best first: proven wins for the mover (biggest margin
+  // first), then by visits and value, proven losses last.
+  std::vector<int> RankedRootEdges() {
+    Node& root = graph_.node(root_);
+    const int n = root.num_edges.load(std::memory_order_acquire);
+    std::vector<int> order(n);
+    std::vector<std::tuple<int, int64_t, float>> keys(n);
+    for (int i = 0; i < n; ++i) {
+      order[i] = i;
+      keys[i] = RankKey(root, i);
+    }
+    std::stable_sort(order.begin(), order.end(), [&keys](int a, int b) {
+      return keys[a] > keys[b];
+    });
+    return order;
+  }
+
+  Candidate MakeCandidate(int edge_index) {
+    Node& root = graph_.node(root_);
+    Edge& e = graph_.edges(root)[edge_index];
+    Candidate c;
+    c.move = e.move;
+    c.visits = e.visits.load(std::memory_order_relaxed);
+    const NodeId child = e.child.load(std::memory_order_acquire);
+    const Value v = child != kNoNode ? graph_.node(child).q.Load() : root.eval;
+    c.winrate = v.win[root.to_move];
+    c.score_margin = v.margin[root.to_move];
+    c.pv.push_back(e.move);
+    for (NodeId id = child; id != kNoNode && c.pv.size() < kMaxPv;) {
+      const int best = MostVisitedEdge(graph_.node(id));
+      if (best < 0) break;
+      Edge& next = graph_.edges(graph_.node(id))[best];
+      c.pv.push_back(next.move);
+      id = next.child.load(std::memory_order_acquire);
+    }
+    return c;
+  }
+
+  SearchInfo Info(int max_candidates, double elapsed_s) {
+    SearchInfo info;
+    const std::vector<int> order = RankedRootEdges();
+    Node& root = graph_.node(root_);
+    for (int i : order) {
+      Edge& e = graph_.edges(root)[i];
+      const bool shown = e.visits.load(std::memory_order_relaxed) > 0 ||
+                         info.candidates.empty();
+      if (!shown || static_cast<int>(info.candidates.size()) >= max_candidates)
+        break;
+      info.candidates.push_back(MakeCandidate(i));
+    }
+    info.total_visits = completed();
+    info.nodes = graph_.Stats().nodes;
+    info.elapsed_s = elapsed_s;
+    return info;
+  }
+
+  // True when the two best moves are close enough that more time helps.
+  bool Unclear() {
+    const std::vector<int> order = RankedRootEdges();
+    if (order.size() < 2 || RootProof() != Proof::kNone) return false;
+    Node& root = graph_.node(root_);
+    Edge* e = graph_.edges(root);
+    const int64_t best = e[order[0]].visits.load(std::memory_order_relaxed);
+    const int64_t second = e[order[1]].visits.load(std::memory_order_relaxed);
+    return second * 2 > best;
+  }
+  // True when the best move leads the second by far.
+  bool Obvious() {
+    const std::vector<int> order = RankedRootEdges();
+    if (order.size() < 2) return true;
+    Edge* e = graph_.edges(graph_.node(root_));
+    const int64_t best = e[order[0]].visits.load(std::memory_order_relaxed);
+    const int64_t second = e[order[1]].visits.load(std::memory_order_relaxed);
+    return best > 100 && best > 5 * second;
+  }
+
+ private:
+  std::tuple<int, int64_t, float> RankKey(Node& parent, int i) {
+    const int p = parent.to_move;
+    Edge& e = graph_.edges(parent)[i];
+    const int64_t visits = e.visits.load(std::memory_order_relaxed);
+    const NodeId child = e.child.load(std::memory_order_acquire);
+    if (child == kNoNode) return {1, visits, e.prior};
+    Node& c = graph_.node(child);
+    const Value v = c.q.Load();
+    const Proof proof = c.proof.load(std::memory_order_acquire);
+    if (proof != Proof::kNone && SureWin(v, p)) {
+      return {2, 0, v.Utility(p)};
+    }
+    if (proof != Proof::kNone && v.win[p] <= 0.0f) return {0, visits, v.Utility(p)};
+    return {1, visits, v.Utility(p)};
+  }
+
+  int MostVisitedEdge(Node& n) {
+    if (n.expand_state.load(std::memory_order_acquire) !=
+        ExpandState::kExpanded) {
+      return -1;
+    }
+    Edge* e = graph_.edges(n);
+    int best = -1;
+    int32_t best_visits = 0;
+    for (int i = 0; i < n.num_edges.load(std::memory_order_relaxed); ++i) {
+      const int32_t v = e[i].visits.load(std::memory_order_relaxed);
+      if (v > best_visits) best = i, best_visits = v;
+    }
+    return best;
+  }
+
+  Value LeafValue(const Position& pos, ThreadState& t) {
+    if (config_.playout_moves <= 0) return ValueOf(Evaluate(pos), players_);
+    Position p = pos;
+    MoveList moves;
+    for (int i = 0; i < config_.playout_moves; ++i) {
+      GenerateMoves(p, moves);
+      if (moves.empty()) break;
+      p.Play(moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(
+          t.rng)]);
+    }
+    return ValueOf(Evaluate(p), players_);
+  }
+
+  // The node of `pos`, created (evaluated and published) when new.
+  NodeId FindOrCreate(const Position& pos, ThreadState& t, bool* fresh) {
+    const uint64_t key = pos.hash(), check = PositionCheck(pos);
+    *fresh = false;
+    if (NodeId id = graph_.Find(key, check); id != kNoNode) return id;
+    NodeId id = t.spare != kNoNode ? t.spare : graph_.Allocate();
+    if (id == kNoNode) return kNoNode;
+    const bool over = IsGameOver(pos);
+    const Value value =
+        over ? ValueOf(Evaluate(pos), players_) : LeafValue(pos, t);
+    graph_.node(id).Init(key, check, Index(pos.to_move()), value,
+                         over ? Proof::kExact : Proof::kNone);
+    const NodeId published = graph_.Publish(id);
+    t.spare = published == id ? kNoNode : id;
+    *fresh = published == id;
+    return published;
+  }
+
+  // Builds the edges of `id` (once, by whichever thread gets there first;
+  // the others wait). False when there is no memory left for them.
+  bool Expand(NodeId id, const Position& pos, ThreadState& t) {
+    Node& n = graph_.node(id);
+    ExpandState state = n.expand_state.load(std::memory_order_acquire);
+    if (state == ExpandState::kUnexpanded &&
+        n.expand_state.compare_exchange_strong(state, ExpandState::kExpanding,
+                                               std::memory_order_acq_rel)) {
+      const bool built = BuildEdges(n, pos, t);
+      n.expand_state.store(
+          built ? ExpandState::kExpanded : ExpandState::kUnexpanded,
+          std::memory_order_release);
+      return built;
+    }
+    while (state == ExpandState::kExpanding) {
+      std::this_thread::yield();
+      state = n.expand_state.load(std::memory_order_acquire);
+    }
+    return state == ExpandState::kExpanded;
+  }
+
+  bool BuildEdges(Node& n, const Position& pos, ThreadState& t) {
+    (void)t;
+    MoveList moves;
+    GenerateMoves(pos, moves);
+    const int count = moves.size();
+    const int64_t begin = graph_.AllocateEdges(count);
+    if (begin < 0 || count == 0) return false;
+    const int p = n.to_move;
+    std::array<float, MoveList::kCapacity> utility, prior;
+    std::array<int, MoveList::kCapacity> order;
+    float best = -std::numeric_limits<float>::infinity();
+    for (int i = 0; i < count; ++i) {
+      order[i] = i;
+      if (config_.eval_priors) {
+        Position child = pos;
+        child.Play(moves[i]);
+        utility[i] = ValueOf(Evaluate(child), players_).Utility(p);
+      } else {
+        utility[i] =
+            n.eval.Utility(p) - static_cast<float>(config_.fpu_reduction);
+      }
+      best = std::max(best, utility[i]);
+    }
+    float sum = 0;
+    for (int i = 0; i < count; ++i) {
+      prior[i] = std::exp((utility[i] - best) /
+                          static_cast<float>(config_.prior_temperature));
+      sum += prior[i];
+    }
+    std::stable_sort(order.begin(), order.begin() + count,
+                     [&prior](int a, int b) { return prior[a] > prior[b]; });
+    for (int k = 0; k < count; ++k) {
+      const int i = order[k];
+      graph_.edge(begin + k).Init(moves[i], prior[i] / sum, utility[i]);
+    }
+    n.edge_begin.store(static_cast<uint32_t>(begin), std::memory_order_relaxed);
+    n.num_edges.store(static_cast<uint16_t>(count), std::memory_order_relaxed);
+    return true;
+  }
+
+  // PUCT over the edges, with virtual losses; adds one to the chosen edge.
+  int Select(Node& n) {
+    const int p = n.to_move;
+    Edge* e = graph_.edges(n);
+    const int count = n.num_edges.load(std::memory_order_relaxed);
+    int64_t total = 0;
+    for (int i = 0; i < count; ++i) {
+      total += e[i].visits.load(std::memory_order_relaxed) +
+               e[i].virtual_loss.load(std::memory_order_relaxed);
+    }
+    const double explore = config_.c_puct * std::sqrt(double(total) + 1);
+    int best = 0;
+    double best_score = -std::numeric_limits<double>::infinity();
+    for (int i = 0; i < count; ++i) {
+      const int32_t visits = e[i].visits.load(std::memory_order_relaxed);
+      const int32_t pending = e[i].virtual_loss.load(std::memory_order_relaxed);
+      const NodeId child = e[i].child.load(std::memory_order_acquire);
+      double q = child != kNoNode ? graph_.node(child).q.Utility(p)
+                                  : e[i].first_utility;
+      if (pending > 0) {
+        q = (q * visits + pending * kVirtualLossUtility) / (visits + pending);
+      }
+      const double score = q + explore * e[i].prior / (1 + visits + pending);
+      if (score > best_score) best_score = score, best = i;
+    }
+    e[best].virtual_loss.fetch_add(1, std::memory_order_relaxed);
+    return best;
+  }
+
+  void Playout(ThreadState& t) {
+    Position pos = root_pos_;
+    NodeId id = root_;
+    bool fresh = false;
+    t.path.clear();
+    while (static_cast<int>(t.path.size()) < kMaxDepth) {
+      Node& n = graph_.node(id);
+      if (fresh || n.proof.load(std::memory_order_acquire) == Proof::kExact) {
+        break;
+      }
+      if (!Expand(id, pos, t)) break;  // memory full: a leaf for now
+      const int i = Select(n);
+      Edge& e = graph_.edges(n)[i];
+      pos.Play(e.move);
+      NodeId child = e.child.load(std::memory_order_acquire);
+      if (child == kNoNode) {
+        child = FindOrCreate(pos, t, &fresh);
+        if (child == kNoNode) {  // memory full: end the playout at `n`
+          e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
+          break;
+        }
+        e.child.store(child, std::memory_order_release);
+      }
+      t.path.push_back({id, i});
+      id = child;
+    }
+    Backup(t.path);
+  }
+
+  void Backup(const std::vector<PathStep>& path) {
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      Node& n = graph_.node(it->node);
+      Edge& e = graph_.edges(n)[it->edge];
+      e.visits.fetch_add(1, std::memory_order_relaxed);
+      e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
+      Update(n);
+    }
+  }
+
+  // Recomputes n's value from its children (Q = (U + sum N*Q) / (1 + sum N))
+  // and tries to prove it: a child that is a sure win for the mover, or
+  // children that are all decided, decide n (max-n: the mover picks its best).
+  void Update(Node& n) {
+    if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) return;
+    const int p = n.to_move;
+    Edge* e = graph_.edges(n);
+    const int count = n.num_edges.load(std::memory_order_relaxed);
+    Value sum = n.eval;
+    double weight = 1;
+    bool all_decided = true, all_exact = true, sure_win = false;
+    Value best;
+    float best_utility = -std::numeric_limits<float>::infinity();
+    for (int i = 0; i < count; ++i) {
+      const NodeId child = e[i].child.load(std::memory_order_acquire);
+      if (child == kNoNode) {
+        all_decided = all_exact = false;
+        continue;
+      }
+      const Node& c = graph_.node(child);
+      const Value v = c.q.Load();
+      const int32_t visits = e[i].visits.load(std::memory_order_relaxed);
+      for (int k = 0; k < players_; ++k) {
+        sum.win[k] += visits * v.win[k];
+        sum.margin[k] += visits * v.margin[k];
+      }
+      weight += visits;
+      const Proof proof = c.proof.load(std::memory_order_acquire);
+      if (proof == Proof::kNone) {
+        all_decided = all_exact = false;
+        continue;
+      }
+      all_exact = all_exact && proof == Proof::kExact;
+      const float u = v.Utility(p);
+      if (SureWin(v, p) && (!sure_win || u > best_utility)) {
+        sure_win = true;
+        best = v, best_utility = u;
+      } else if (!sure_win && u > best_utility) {
+        best = v, best_utility = u;
+      }
+    }
+    if (sure_win || all_decided) {
+      n.q.Store(best);
+      n.proof.store(all_decided && all_exact ? Proof::kExact : Proof::kDecided,
+                    std::memory_order_release);
+      return;
+    }
+    for (int k = 0; k < players_; ++k) {
+      sum.win[k] /= weight;
+      sum.margin[k] /= weight;
+    }
+    n.q.Store(sum);
+  }
+
+  Graph& graph_;
+  const MctsConfig& config_;
+  const Position root_pos_;
+  const int players_;
+  const int64_t visit_limit_;
+  NodeId root_ = kNoNode;
+  std::atomic<int64_t> started_{0};
+  std::atomic<int64_t> completed_{0};
+  std::atomic<bool> done_{false};
+};
+
+MctsSearcher::MctsSearcher(const SearchOptions& options,
+                           const MctsConfig& config)
+    : options_(options), config_(config) {
+  graph_ = std::make_unique<Graph>(static_cast<size_t>(options.hash_mb) << 20);
+}
+
+MctsSearcher::~MctsSearcher() = default;
+
+void MctsSearcher::SetOptions(const SearchOptions& options) {
+  const bool resize = options.hash_mb != options_.hash_mb;
+  options_ = options;
+  if (resize) {
+    graph_.reset();  // free the old arenas before taking the new ones
+    graph_ = std::make_unique<Graph>(static_cast<size_t>(options.hash_mb) << 20);
+  }
+}
+
+void MctsSearcher::Clear() {
+  graph_->Clear();
+  searches_ = 0;
+}
+
+GraphStats MctsSearcher::graph_stats() const { return graph_->Stats(); }
+
+namespace {
+
+// The root's node kept from the last search (with what lies below it), or
+// an empty graph when the position is new to it.
+void ReuseOrClear(Graph& graph, const Position& pos) {
+  const NodeId old_root = graph.Find(pos.hash(), PositionCheck(pos));
+  if (old_root == kNoNode) {
+    graph.Clear();
+  } else {
+    graph.Compact(old_root);
+  }
+}
+
+// Looks at the root's candidates only when the plan can use them.
+bool TimeIsUp(const TimePlan& plan, double elapsed_s, MctsSearcher::Run& run) {
+  if (elapsed_s < 0.5 * plan.soft_s) return false;
+  if (!plan.flexible) return elapsed_s >= plan.soft_s;
+  return ShouldStop(plan, elapsed_s, run.Unclear(), run.Obvious());
+}
+
+Move PickMove(const std::vector<Candidate>& ranked, double temperature,
+              uint64_t seed) {
+  if (temperature <= 0 || ranked.size() < 2) return ranked.front().move;
+  std::vector<double> weights;
+  for (const Candidate& c : ranked) {
+    weights.push_back(std::pow(static_cast<double>(c.visits), 1 / temperature));
+  }
+  std::mt19937_64 rng(seed);
+  std::discrete_distribution<size_t> pick(weights.begin(), weights.end());
+  return ranked[pick(rng)].move;
+}
+
+}  // namespace
+
+SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
+                                  const InfoCallback& on_info,
+                                  double info_interval_s) {
+  const auto start = SteadyClock::now();
+  stop_.store(false, std::memory_order_relaxed);
+  const uint64_t search_seed =
+      zobrist::SplitMix64(options_.seed ^ zobrist::SplitMix64(++searches_));
+  const TimePlan plan = PlanTime(options_, limits, pos, config_.default_movetime_s);
+  int64_t visit_limit = options_.visits > 0 ? options_.visits
+                                            : std::numeric_limits<int64_t>::max();
+  if (config_.max_visits > 0) visit_limit = std::min(visit_limit, config_.max_visits);
+
+  ReuseOrClear(*graph_, pos);
+  Run run(*graph_, config_, pos, visit_limit);
+  ThreadState main_state;
+  if (!run.PrepareRoot(main_state)) {
+    graph_->Clear();  // not even the root fits next to the kept graph
+    run.PrepareRoot(main_state);
+  }
+  const int64_t legal = graph_->node(run.root()).num_edges.load();
+  std::vector<std::thread> workers;
+  if (legal > 1 && run.RootProof() != Proof::kExact) {
+    for (int i = 0; i < std::max(1, options_.threads); ++i) {
+      workers.emplace_back(&Run::Work, &run, search_seed + i);
+    }
+  } else {
+    run.Finish();
+  }
+  double next_info = info_interval_s > 0 ? info_interval_s : 1e300;
+  for (;;) {
+    const double elapsed = Seconds(start);
+    if (stop_.load(std::memory_order_relaxed)) break;
+    if (run.done() && !limits.infinite) break;
+    if (!limits.infinite && TimeIsUp(plan, elapsed, run)) break;
+    if (on_info && elapsed >= next_info) {
+      on_info(run.Info(8, elapsed));
+      next_info = elapsed + info_interval_s;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(
+        run.done() ? 20000 : 1000));
+  }
+  run.Finish();
+  for (std::thread& w : workers) w.join();
+
+  SearchResult result;
+  result.info = run.Info(16, Seconds(start));
+  const bool sure = run.RootProof() != Proof::kNone;
+  result.best = PickMove(result.info.candidates,
+                         sure ? 0 : config_.move_temperature, search_seed);
+  if (on_info) on_info(result.info);
+  return result;
+}
+
+}  // namespace wallgo::search

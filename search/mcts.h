@@ -1,0 +1,66 @@
+// Parallel Monte Carlo graph search (PUCT over a transposition graph, see
+// graph.h) with the reachability evaluation at the leaves, an MCTS solver
+// for proven results, tree reuse between moves and a memory bound.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "search/graph.h"
+#include "search/search.h"
+
+namespace wallgo::search {
+
+struct MctsConfig {
+  // Exploration constant of PUCT, in utility units (a win is worth 1).
+  double c_puct = 1.0;
+  // Priors: a softmax of each child's evaluation (utility for the mover)
+  // at this temperature; with eval_priors off, uniform priors and a first
+  // play urgency of the parent's value minus fpu_reduction.
+  bool eval_priors = true;
+  double prior_temperature = 0.05;
+  double fpu_reduction = 0.2;
+  // Random moves played from a new leaf before it is evaluated.
+  int playout_moves = 0;
+  // Thinking time when the limits give no visits, time or clock.
+  double default_movetime_s = 1.0;
+  // Playouts that still make a search when visits is 0 and time is short.
+  int64_t max_visits = 0;  // 0 = none; a cap on top of options.visits
+  // Chooses the final move among candidates with probability proportional
+  // to visits^(1/temperature) (0 = always the best): weaker, human-like play.
+  double move_temperature = 0;
+  // Extends the thinking time up to this factor of the planned time when
+  // the best two moves are close (clock play only).
+  double max_extension = 2.5;
+};
+
+class MctsSearcher : public Searcher {
+ public:
+  explicit MctsSearcher(const SearchOptions& options,
+                        const MctsConfig& config = {});
+  ~MctsSearcher() override;
+
+  void SetOptions(const SearchOptions& options) override;
+  void Clear() override;
+  SearchResult Search(const Position& pos, const Limits& limits,
+                      const InfoCallback& on_info,
+                      double info_interval_s) override;
+  void Stop() override { stop_.store(true, std::memory_order_relaxed); }
+
+  const MctsConfig& config() const { return config_; }
+  void set_config(const MctsConfig& config) { config_ = config; }
+  // The graph after the last search (node counts, memory).
+  GraphStats graph_stats() const;
+
+  class Run;  // one search in progress
+
+ private:
+  SearchOptions options_;
+  MctsConfig config_;
+  std::unique_ptr<Graph> graph_;
+  std::atomic<bool> stop_{false};
+  uint64_t searches_ = 0;  // varies the random streams between searches
+};
+
+}  // namespace wallgo::search

@@ -1,0 +1,210 @@
+// wallgo-selfplay: in-process matches between levels or search variants,
+// the bench, and a speed probe, for measuring the search without the
+// protocol binary or the referee.
+//
+//   wallgo-selfplay --mode match --a 10 --b 2 --games 20 --movetime 0.2
+//   wallgo-selfplay --mode bench
+//   wallgo-selfplay --mode speed --threads 2 --movetime 5
+#include <array>
+#include <bit>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "absl/strings/str_format.h"
+#include "boost/program_options.hpp"
+#include "engine/game.h"
+#include "engine/notation.h"
+#include "search/bench.h"
+#include "search/levels.h"
+#include "search/mcts.h"
+
+namespace po = boost::program_options;
+using namespace wallgo;
+using namespace wallgo::search;
+
+namespace {
+
+// One side of a match: a level, with graph-search knobs for levels 5..10.
+struct Side {
+  int level = 10;
+  int playout_moves = 0;
+  bool uniform_priors = false;
+  int64_t visits = 0;
+};
+
+struct MatchOptions {
+  Rules rules;
+  Side a, b;
+  int games = 10;
+  int random_plies = 2;
+  double movetime_s = 0.2;
+  int threads = 1;
+  int hash_mb = 64;
+  uint64_t seed = 1;
+};
+
+std::unique_ptr<Searcher> MakeSide(const Side& side, const MatchOptions& m,
+                                   uint64_t seed) {
+  SearchOptions o;
+  o.level = side.level;
+  o.threads = m.threads;
+  o.hash_mb = m.hash_mb;
+  o.seed = seed;
+  o.visits = side.visits;
+  o.movetime_s = m.movetime_s;
+  if (side.level < 5) return MakeLevelPlayer(o);
+  MctsConfig config = LevelConfig(side.level);
+  config.playout_moves = side.playout_moves;
+  config.eval_priors = !side.uniform_priors;
+  return std::make_unique<MctsSearcher>(o, config);
+}
+
+// Plays one game; `a_seat` is A's colour index (B takes every other seat).
+// Returns the result and the position the engines started from.
+Result PlayGame(const MatchOptions& m, int a_seat, uint64_t opening_seed,
+                uint64_t seed) {
+  Game game = *Game::New(m.rules);
+  std::mt19937_64 rng(opening_seed);
+  MoveList moves;
+  for (int i = 0; i < m.random_plies && !game.is_over(); ++i) {
+    GenerateMoves(game.position(), moves);
+    const Move move =
+        moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng)];
+    (void)game.Play(game.position().to_move(), move);
+  }
+  std::unique_ptr<Searcher> a = MakeSide(m.a, m, seed);
+  std::unique_ptr<Searcher> b = MakeSide(m.b, m, seed + 1);
+  while (!game.is_over()) {
+    const Position& pos = game.position();
+    Searcher& mover = Index(pos.to_move()) == a_seat ? *a : *b;
+    const Move move = mover.Search(pos, Limits{}, nullptr, 0).best;
+    const absl::Status played = game.Play(pos.to_move(), move);
+    if (!played.ok()) {
+      std::cerr << "illegal move " << MoveName(move) << ": " << played << "\n";
+      std::abort();
+    }
+  }
+  return game.result();
+}
+
+// Win share of `seat`: 1 for a sole win, 1/k for a draw shared by k.
+double Share(const Result& r, int seat) {
+  if (!(r.winners >> seat & 1)) return 0;
+  return 1.0 / std::popcount(r.winners);
+}
+
+void RunMatch(const MatchOptions& m) {
+  double a_points = 0, red_points = 0;
+  int a_wins = 0, a_losses = 0, draws = 0;
+  for (int g = 0; g < m.games; ++g) {
+    // Games come in pairs on the same opening with the seats swapped.
+    const int a_seat = g % 2 == 0 ? 0 : 1;
+    const Result r = PlayGame(m, a_seat, m.seed * 1000 + g / 2, m.seed + g * 7);
+    const double a_share = Share(r, a_seat);
+    a_points += a_share;
+    red_points += Share(r, 0);
+    if (r.is_draw()) {
+      ++draws;
+    } else if (a_share > 0) {
+      ++a_wins;
+    } else {
+      ++a_losses;
+    }
+    std::cout << absl::StrFormat(
+        "game %d: A=%s red=%d blue=%d winners=%d A-share=%.2f\n", g + 1,
+        ColourName(ColourAt(a_seat)), r.sheet.score[0], r.sheet.score[1],
+        r.winners, a_share);
+  }
+  const double score = a_points / m.games;
+  const double clipped = std::min(0.99, std::max(0.01, score));
+  std::cout << absl::StrFormat(
+      "A (level %d) vs B (level %d), %d games: A +%d -%d =%d, score %.3f "
+      "(Elo %+.0f), red's share %.3f\n",
+      m.a.level, m.b.level, m.games, a_wins, a_losses, draws, score,
+      -400 * std::log10(1 / clipped - 1), red_points / m.games);
+}
+
+void RunBenchMode(const SearchOptions& o) {
+  const BenchReport r = RunBench(o);
+  std::cout << absl::StrFormat(
+      "bench: %d positions, nodes %d, visits %d, %.2f s, %.0f nodes/s, %.0f "
+      "visits/s\n",
+      r.positions, r.nodes, r.visits, r.seconds, r.nodes_per_second,
+      r.visits_per_second);
+}
+
+// Playouts per second from the start and from a middle-game bench position.
+void RunSpeed(const SearchOptions& o) {
+  for (int index : {0, 5}) {
+    MctsSearcher searcher(o);
+    const SearchResult r = searcher.Search(BenchStart(BenchPositions()[index]),
+                                           Limits{}, nullptr, 0);
+    std::cout << absl::StrFormat(
+        "%s: threads %d, %d playouts in %.2f s = %.0f playouts/s, %d nodes, "
+        "best %s; graph: %d/%d nodes, %d/%d edges, %d MB\n",
+        index == 0 ? "start" : "middle", o.threads, r.info.total_visits,
+        r.info.elapsed_s, r.info.total_visits / r.info.elapsed_s, r.info.nodes,
+        MoveName(r.best), searcher.graph_stats().nodes,
+        searcher.graph_stats().node_capacity, searcher.graph_stats().edges,
+        searcher.graph_stats().edge_capacity, searcher.graph_stats().bytes >> 20);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string mode = "match", rules_text = "players=2";
+  MatchOptions m;
+  SearchOptions o;
+  po::options_description desc("wallgo-selfplay options");
+  desc.add_options()("help", "this text")(
+      "mode", po::value(&mode)->default_value("match"), "match, bench or speed")(
+      "rules", po::value(&rules_text)->default_value("players=2"), "rules")(
+      "games", po::value(&m.games)->default_value(10), "games (match)")(
+      "a", po::value(&m.a.level)->default_value(10), "level of A")(
+      "b", po::value(&m.b.level)->default_value(2), "level of B")(
+      "a-playout-moves", po::value(&m.a.playout_moves)->default_value(0),
+      "random moves before A's leaf evaluation")(
+      "b-playout-moves", po::value(&m.b.playout_moves)->default_value(0),
+      "random moves before B's leaf evaluation")(
+      "a-uniform", po::bool_switch(&m.a.uniform_priors), "A: uniform priors")(
+      "b-uniform", po::bool_switch(&m.b.uniform_priors), "B: uniform priors")(
+      "a-visits", po::value(&m.a.visits)->default_value(0), "A's visits")(
+      "b-visits", po::value(&m.b.visits)->default_value(0), "B's visits")(
+      "random-plies", po::value(&m.random_plies)->default_value(2),
+      "random opening moves")(
+      "movetime", po::value(&m.movetime_s)->default_value(0.2), "s per move")(
+      "threads", po::value(&m.threads)->default_value(1), "search threads")(
+      "hash", po::value(&m.hash_mb)->default_value(64), "MB per searcher")(
+      "visits", po::value(&o.visits)->default_value(0), "visits (bench)")(
+      "level", po::value(&o.level)->default_value(10), "level (bench)")(
+      "seed", po::value(&m.seed)->default_value(1), "seed");
+  po::variables_map vm;
+  po::store(po::parse_command_line(argc, argv, desc), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  const absl::StatusOr<Rules> rules = ParseRules(rules_text);
+  if (!rules.ok()) {
+    std::cerr << rules.status() << "\n";
+    return 1;
+  }
+  m.rules = *rules;
+  o.threads = m.threads;
+  o.hash_mb = m.hash_mb;
+  o.seed = m.seed;
+  o.movetime_s = vm["movetime"].defaulted() ? 0 : m.movetime_s;
+  if (mode == "bench") {
+    RunBenchMode(o);
+  } else if (mode == "speed") {
+    RunSpeed(o);
+  } else {
+    RunMatch(m);
+  }
+  return 0;
+}

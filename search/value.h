@@ -1,0 +1,55 @@
+// What a node is worth to each player: a win probability (sole win = 1,
+// shared draw = 1/k) and an expected score margin (own cells minus the best
+// other player's). Every player maximises its own utility, which is the win
+// probability with the margin as a small tie-breaker, so that among sure
+// wins the bigger margin is preferred.
+#pragma once
+
+#include <array>
+#include <atomic>
+
+#include "engine/types.h"
+
+namespace wallgo::search {
+
+inline constexpr float kMarginWeight = 0.25f;  // utility of a 49-cell margin
+
+struct Value {
+  std::array<float, kMaxPlayers> win{};
+  std::array<float, kMaxPlayers> margin{};
+
+  float Utility(int player) const {
+    return win[player] + kMarginWeight * margin[player] / 49.0f;
+  }
+};
+
+// A Value read and written concurrently (relaxed: a slightly stale value only
+// steers selection a little, it never breaks the graph).
+class AtomicValue {
+ public:
+  Value Load() const {
+    Value v;
+    for (int p = 0; p < kMaxPlayers; ++p) {
+      v.win[p] = win_[p].load(std::memory_order_relaxed);
+      v.margin[p] = margin_[p].load(std::memory_order_relaxed);
+    }
+    return v;
+  }
+  void Store(const Value& v) {
+    for (int p = 0; p < kMaxPlayers; ++p) {
+      win_[p].store(v.win[p], std::memory_order_relaxed);
+      margin_[p].store(v.margin[p], std::memory_order_relaxed);
+    }
+  }
+  float Utility(int player) const {
+    return win_[player].load(std::memory_order_relaxed) +
+           kMarginWeight * margin_[player].load(std::memory_order_relaxed) /
+               49.0f;
+  }
+
+ private:
+  std::array<std::atomic<float>, kMaxPlayers> win_{};
+  std::array<std::atomic<float>, kMaxPlayers> margin_{};
+};
+
+}  // namespace wallgo::search
