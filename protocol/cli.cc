@@ -1,0 +1,201 @@
+#include "protocol/cli.h"
+
+#include <exception>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "boost/program_options.hpp"
+#include "protocol/options.h"
+
+namespace wallgo::protocol {
+namespace po = boost::program_options;
+namespace {
+
+// The search options, as flags and as config-file keys: taken as text and
+// checked by the option table, so the ranges are those of set_option.
+po::options_description SearchFlags() {
+  po::options_description flags("Search options (also valid in --config)");
+  for (const OptionSpec& spec : AllOptions()) {
+    flags.add_options()(std::string(spec.name).c_str(),
+                        po::value<std::string>(),
+                        std::string(spec.help).c_str());
+  }
+  return flags;
+}
+
+po::options_description GeneralFlags() {
+  po::options_description flags("General");
+  flags.add_options()("help,h", "print this help and exit")(
+      "version", "print the version and exit")(
+      "config", po::value<std::string>(), "read search options from FILE")(
+      "log", po::value<std::string>(),
+      "append events and the command transcript to FILE");
+  return flags;
+}
+
+po::options_description PerftFlags() {
+  po::options_description flags("perft job (wallgo perft [DEPTH] ...)");
+  flags.add_options()("depth", po::value<int>(), "plies to count (default 1)")(
+      "position", po::value<std::string>(),
+      "a position string, as the protocol's `position` prints")(
+      "rules", po::value<std::string>(),
+      "rules of the start position, as `newgame` takes them")(
+      "moves", po::value<std::string>(),
+      "moves played from the start first, space-separated")(
+      "divide", "print the count under each first move");
+  return flags;
+}
+
+po::options_description AllFlags() {
+  po::options_description all;
+  all.add(GeneralFlags()).add(SearchFlags()).add(PerftFlags());
+  all.add_options()("job", po::value<std::vector<std::string>>());
+  return all;
+}
+
+absl::Status ApplySearchFlags(const po::variables_map& vm,
+                              search::SearchOptions& options) {
+  for (const OptionSpec& spec : AllOptions()) {
+    const std::string name(spec.name);
+    if (vm.count(name) == 0) continue;
+    absl::Status status =
+        SetOptionFromText(options, spec, vm[name].as<std::string>());
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadConfigFile(const std::string& path, po::variables_map& vm) {
+  try {
+    po::store(po::parse_config_file<char>(path.c_str(), SearchFlags()), vm);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("config file ", path, ": ", e.what()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> ParseDepth(const std::string& text) {
+  int depth = 0;
+  std::istringstream in(text);
+  if (!(in >> depth) || !in.eof() || depth < 0 || depth > 64) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("perft depth must be an integer in 0..64, not ", text));
+  }
+  return depth;
+}
+
+// The job words: none (GTP), `bench`, or `perft [DEPTH]`.
+absl::Status ApplyJob(const po::variables_map& vm, Invocation& inv) {
+  if (vm.count("job") == 0) return absl::OkStatus();
+  const auto& words = vm["job"].as<std::vector<std::string>>();
+  if (words[0] == "bench" && words.size() == 1) {
+    inv.job = Job::kBench;
+    return absl::OkStatus();
+  }
+  if (words[0] == "perft" && words.size() <= 2) {
+    inv.job = Job::kPerft;
+    if (words.size() == 2) {
+      absl::StatusOr<int> depth = ParseDepth(words[1]);
+      if (!depth.ok()) return depth.status();
+      inv.perft.depth = *depth;
+    }
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unexpected argument '", words.back(),
+                   "' (jobs: perft [DEPTH], bench)"));
+}
+
+absl::Status ApplyPerftFlags(const po::variables_map& vm, Invocation& inv) {
+  const bool any = vm.count("depth") || vm.count("position") ||
+                   vm.count("rules") || vm.count("moves") || vm.count("divide");
+  if (!any) return absl::OkStatus();
+  if (inv.job != Job::kPerft) {
+    return absl::InvalidArgumentError(
+        "--depth, --position, --rules, --moves and --divide belong to the "
+        "perft job");
+  }
+  if (vm.count("position") && (vm.count("rules") || vm.count("moves"))) {
+    return absl::InvalidArgumentError(
+        "--position cannot be combined with --rules or --moves");
+  }
+  if (vm.count("depth")) {
+    inv.perft.depth = vm["depth"].as<int>();
+    if (inv.perft.depth < 0 || inv.perft.depth > 64) {
+      return absl::InvalidArgumentError("perft depth must be in 0..64");
+    }
+  }
+  if (vm.count("position")) inv.perft.position = vm["position"].as<std::string>();
+  if (vm.count("rules")) inv.perft.rules = vm["rules"].as<std::string>();
+  if (vm.count("moves")) {
+    std::istringstream words(vm["moves"].as<std::string>());
+    for (std::string move; words >> move;) inv.perft.moves.push_back(move);
+  }
+  inv.perft.divide = vm.count("divide") > 0;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<po::variables_map> ParseFlags(int argc,
+                                             const char* const argv[]) {
+  po::positional_options_description positional;
+  positional.add("job", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv)
+                  .options(AllFlags())
+                  .positional(positional)
+                  .run(),
+              vm);
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(e.what());
+  }
+  return vm;
+}
+
+}  // namespace
+
+absl::StatusOr<Invocation> ParseCommandLine(int argc,
+                                            const char* const argv[]) {
+  absl::StatusOr<po::variables_map> vm = ParseFlags(argc, argv);
+  if (!vm.ok()) return vm.status();
+  Invocation inv;
+  inv.search = DefaultOptions();
+  if (vm->count("help")) {
+    inv.job = Job::kHelp;
+    return inv;
+  }
+  if (vm->count("version")) {
+    inv.job = Job::kVersion;
+    return inv;
+  }
+  // Flags first, then the file: po::store keeps the first value it sees,
+  // so the command line wins over the config file.
+  if (vm->count("config")) {
+    if (absl::Status s = ReadConfigFile((*vm)["config"].as<std::string>(), *vm);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (vm->count("log")) inv.log_file = (*vm)["log"].as<std::string>();
+  for (absl::Status s : {ApplySearchFlags(*vm, inv.search), ApplyJob(*vm, inv),
+                         ApplyPerftFlags(*vm, inv)}) {
+    if (!s.ok()) return s;
+  }
+  return inv;
+}
+
+std::string Usage() {
+  po::options_description shown(
+      "Usage: wallgo [OPTIONS]            play over the text protocol "
+      "(stdin/stdout)\n"
+      "       wallgo perft [DEPTH] [...]  count move sequences\n"
+      "       wallgo bench [OPTIONS]      search the bench positions");
+  shown.add(GeneralFlags()).add(SearchFlags()).add(PerftFlags());
+  std::ostringstream text;
+  text << shown;
+  return text.str();
+}
+
+}  // namespace wallgo::protocol

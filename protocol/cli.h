@@ -1,0 +1,39 @@
+// The `wallgo` command line (Boost.Program_options): search options, a
+// config file holding the same options, a log file, and the non-interactive
+// jobs `perft` and `bench`. Parsing knows nothing of running the jobs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "search/search.h"
+
+namespace wallgo::protocol {
+
+enum class Job { kGtp, kPerft, kBench, kHelp, kVersion };
+
+struct PerftJob {
+  int depth = 1;
+  std::string position;  // a position string; empty = the start of `rules`
+  std::string rules;     // key=value list, used when position is empty
+  std::vector<std::string> moves;  // played from the start of `rules` first
+  bool divide = false;
+};
+
+struct Invocation {
+  Job job = Job::kGtp;
+  search::SearchOptions search;  // DefaultOptions() changed by the flags
+  std::string log_file;          // empty = no log file
+  PerftJob perft;
+};
+
+// Fails with a one-line message saying what is wrong (the caller prints it
+// with the usage and exits with status 2).
+absl::StatusOr<Invocation> ParseCommandLine(int argc,
+                                             const char* const argv[]);
+
+// The usage text that --help prints.
+std::string Usage();
+
+}  // namespace wallgo::protocol

@@ -1,0 +1,113 @@
+#include "protocol/input.h"
+
+#include <iterator>
+#include <utility>
+
+#include "absl/strings/str_split.h"
+
+namespace wallgo::protocol {
+namespace {
+
+bool IsDroppedControl(unsigned char c) {
+  return (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f;
+}
+
+// Reads one line (without its newline) from `in`, keeping at most
+// `max_bytes`; false at the end of input with nothing read.
+bool ReadLine(std::istream& in, std::string& line, size_t max_bytes) {
+  line.clear();
+  std::streambuf* buffer = in.rdbuf();
+  bool read_any = false;
+  for (;;) {
+    const int c = buffer->sbumpc();
+    if (c == std::char_traits<char>::eof()) return read_any;
+    read_any = true;
+    if (c == '\n') return true;
+    if (line.size() < max_bytes) line.push_back(static_cast<char>(c));
+  }
+}
+
+}  // namespace
+
+std::string CleanLine(absl::string_view raw) {
+  std::string line;
+  line.reserve(raw.size());
+  for (const char ch : raw) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (IsDroppedControl(c)) continue;
+    if (c == '#') break;
+    line.push_back(c == '\t' ? ' ' : ch);
+  }
+  return line;
+}
+
+CommandLine SplitCommandLine(absl::string_view line) {
+  std::vector<std::string> words =
+      absl::StrSplit(line, ' ', absl::SkipEmpty());
+  CommandLine command;
+  auto word = words.begin();
+  if (word != words.end() &&
+      word->find_first_not_of("0123456789") == std::string::npos) {
+    command.id = std::move(*word++);
+  }
+  if (word != words.end()) command.name = std::move(*word++);
+  command.args.assign(std::make_move_iterator(word),
+                      std::make_move_iterator(words.end()));
+  return command;
+}
+
+bool IsQuitLine(absl::string_view line) {
+  return SplitCommandLine(line).name == "quit";
+}
+
+void InputQueue::Push(std::string line) {
+  absl::MutexLock lock(&mutex_);
+  if (IsQuitLine(line)) quit_seen_ = true;
+  lines_.push_back(std::move(line));
+}
+
+void InputQueue::PushEnd() {
+  absl::MutexLock lock(&mutex_);
+  ended_ = true;
+}
+
+std::optional<std::string> InputQueue::Pop() {
+  absl::MutexLock lock(&mutex_);
+  mutex_.Await(absl::Condition(
+      +[](InputQueue* q) ABSL_EXCLUSIVE_LOCKS_REQUIRED(q->mutex_) {
+        return !q->lines_.empty() || q->ended_;
+      },
+      this));
+  if (lines_.empty()) return std::nullopt;
+  std::string line = std::move(lines_.front());
+  lines_.pop_front();
+  return line;
+}
+
+bool InputQueue::HasPending() const {
+  absl::MutexLock lock(&mutex_);
+  return !lines_.empty() || ended_;
+}
+
+bool InputQueue::Closing() const {
+  absl::MutexLock lock(&mutex_);
+  return quit_seen_ || ended_;
+}
+
+InputReader::InputReader(std::istream& in)
+    : queue_(std::make_shared<InputQueue>()) {
+  thread_ = std::thread([&in, queue = queue_] {
+    std::string raw;
+    while (ReadLine(in, raw, kMaxLineBytes)) {
+      std::string line = CleanLine(raw);
+      const bool quit = IsQuitLine(line);
+      queue->Push(std::move(line));
+      if (quit) break;  // nothing after quit is read, so nothing blocks
+    }
+    queue->PushEnd();
+  });
+}
+
+InputReader::~InputReader() { thread_.join(); }
+
+}  // namespace wallgo::protocol

@@ -1,0 +1,79 @@
+// Reading the command stream: PROTOCOL.md's input clean-up, and a reader
+// thread that keeps reading while the engine thinks, so that a search can
+// notice new input (analyze), `quit` and the end of input.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <istream>
+#include <memory>
+#include <optional>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <thread>
+#include <vector>
+
+#include "absl/synchronization/mutex.h"
+
+namespace wallgo::protocol {
+
+// The clean-up, in order: drop control characters except tab and newline
+// (so CR goes), cut at '#', turn tabs into spaces. An empty or blank result
+// means the line is to be skipped.
+std::string CleanLine(absl::string_view raw);
+
+// A cleaned line split into `[id] name [arguments...]`; the id is the first
+// word when it is all digits (kept as written, to be echoed back).
+struct CommandLine {
+  std::string id;
+  std::string name;
+  std::vector<std::string> args;
+};
+CommandLine SplitCommandLine(absl::string_view line);
+
+// True when the cleaned `line` is the `quit` command (with or without id).
+bool IsQuitLine(absl::string_view line);
+
+// Lines read so far, shared by the reader thread and the command loop.
+class InputQueue {
+ public:
+  void Push(std::string line);
+  void PushEnd();
+  // The next line, blocking until one arrives; nullopt once the input has
+  // ended and every line was taken.
+  std::optional<std::string> Pop();
+  // A line is waiting, or the input has ended: analysis should stop.
+  bool HasPending() const;
+  // `quit` was read or the input ended: a running search should stop.
+  bool Closing() const;
+
+ private:
+  mutable absl::Mutex mutex_;
+  std::deque<std::string> lines_ ABSL_GUARDED_BY(mutex_);
+  bool ended_ ABSL_GUARDED_BY(mutex_) = false;
+  bool quit_seen_ ABSL_GUARDED_BY(mutex_) = false;
+};
+
+// Reads `in` on its own thread into a queue, cleaning every line, until the
+// end of input or a `quit` line (which ends the session, so nothing after it
+// is read). Lines longer than kMaxLineBytes are cut there (the rest is
+// dropped) so that no input can exhaust memory.
+class InputReader {
+ public:
+  static constexpr size_t kMaxLineBytes = size_t{8} << 20;
+
+  explicit InputReader(std::istream& in);
+  // Waits for the reader thread: the session ends only after `quit` or the
+  // end of input, when the reader has stopped too.
+  ~InputReader();
+  InputReader(const InputReader&) = delete;
+  InputReader& operator=(const InputReader&) = delete;
+
+  InputQueue& queue() { return *queue_; }
+
+ private:
+  std::shared_ptr<InputQueue> queue_;  // shared with the thread
+  std::thread thread_;
+};
+
+}  // namespace wallgo::protocol

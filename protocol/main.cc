@@ -1,0 +1,73 @@
+// wallgo: the Wall Go engine. With no job it speaks the text protocol of
+// PROTOCOL.md on stdin/stdout; `wallgo perft` and `wallgo bench` are
+// one-shot jobs. Bad flags print a one-line error and the usage, status 2.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "protocol/cli.h"
+#include "protocol/engine.h"
+#include "protocol/gtp.h"
+#include "protocol/log.h"
+#include "protocol/perft_job.h"
+#include "search/search.h"
+
+namespace wallgo::protocol {
+namespace {
+
+constexpr int kUsageError = 2;
+
+int UsageError(absl::string_view message) {
+  std::cerr << "wallgo: " << message << "\n" << Usage();
+  return kUsageError;
+}
+
+int RunGtp(const Invocation& inv) {
+  std::ofstream log_file;
+  if (!inv.log_file.empty()) {
+    log_file.open(inv.log_file, std::ios::app);
+    if (!log_file) return UsageError("cannot open log file " + inv.log_file);
+  }
+  Log log(&std::cerr, log_file.is_open() ? &log_file : nullptr);
+  Engine engine(
+      [](const search::SearchOptions& options) {
+        return search::MakeSearcher(options);
+      },
+      inv.search);
+  GtpSession session(engine, std::cout, log, WALLGO_VERSION);
+  session.Run(std::cin);
+  return 0;
+}
+
+int RunPerft(const Invocation& inv) {
+  if (absl::Status status = RunPerftJob(inv.perft, std::cout); !status.ok()) {
+    return UsageError(status.message());
+  }
+  return 0;
+}
+
+int Main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  absl::StatusOr<Invocation> inv = ParseCommandLine(argc, argv);
+  if (!inv.ok()) return UsageError(inv.status().message());
+  switch (inv->job) {
+    case Job::kHelp:
+      std::cout << Usage();
+      return 0;
+    case Job::kVersion:
+      std::cout << "wallgo " << WALLGO_VERSION << "\n";
+      return 0;
+    case Job::kPerft:
+      return RunPerft(*inv);
+    case Job::kBench:
+      return UsageError("bench: not built yet");
+    case Job::kGtp:
+      return RunGtp(*inv);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace wallgo::protocol
+
+int main(int argc, char** argv) { return wallgo::protocol::Main(argc, argv); }

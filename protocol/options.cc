@@ -1,0 +1,150 @@
+#include "protocol/options.h"
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace wallgo::protocol {
+namespace {
+
+constexpr std::array<OptionSpec, 6> kOptions = {{
+    {OptionId::kThreads, "threads", OptionType::kInt, 1, 256,
+     "search threads"},
+    {OptionId::kVisits, "visits", OptionType::kInt, 0, 1e12,
+     "playouts per move, 0 = no visit limit"},
+    {OptionId::kMovetime, "movetime", OptionType::kFloat, 0, 86400,
+     "seconds per move, 0 = no fixed move time"},
+    {OptionId::kHash, "hash", OptionType::kInt, 1, 65536,
+     "MB of search memory"},
+    {OptionId::kSeed, "seed", OptionType::kInt, 0, 4294967295.0,
+     "random seed of the search"},
+    {OptionId::kLevel, "level", OptionType::kInt, 1, 10,
+     "playing strength, 1 = beginner .. 10 = full strength"},
+}};
+
+// Reads the option's field as a double (every range fits exactly).
+double GetValue(const search::SearchOptions& o, OptionId id) {
+  switch (id) {
+    case OptionId::kThreads:
+      return o.threads;
+    case OptionId::kVisits:
+      return static_cast<double>(o.visits);
+    case OptionId::kMovetime:
+      return o.movetime_s;
+    case OptionId::kHash:
+      return o.hash_mb;
+    case OptionId::kSeed:
+      return static_cast<double>(o.seed);
+    case OptionId::kLevel:
+      return o.level;
+  }
+  return 0;
+}
+
+// Stores an already range-checked value.
+void SetValue(search::SearchOptions& o, OptionId id, double value) {
+  switch (id) {
+    case OptionId::kThreads:
+      o.threads = static_cast<int>(value);
+      return;
+    case OptionId::kVisits:
+      o.visits = static_cast<int64_t>(value);
+      return;
+    case OptionId::kMovetime:
+      o.movetime_s = value;
+      return;
+    case OptionId::kHash:
+      o.hash_mb = static_cast<int>(value);
+      return;
+    case OptionId::kSeed:
+      o.seed = static_cast<uint64_t>(value);
+      return;
+    case OptionId::kLevel:
+      o.level = static_cast<int>(value);
+      return;
+  }
+}
+
+std::string FormatNumber(double value, OptionType type) {
+  if (type == OptionType::kInt) {
+    return absl::StrCat(static_cast<int64_t>(value));
+  }
+  return absl::StrFormat("%g", value);
+}
+
+absl::string_view TypeName(OptionType type) {
+  return type == OptionType::kInt ? "int" : "float";
+}
+
+// Parses an int or float value of `type`; nullopt-like failure as status.
+absl::StatusOr<double> ParseNumber(absl::string_view text, OptionType type) {
+  if (type == OptionType::kInt) {
+    int64_t value = 0;
+    if (!absl::SimpleAtoi(text, &value)) {
+      return absl::InvalidArgumentError("not an integer");
+    }
+    return static_cast<double>(value);
+  }
+  double value = 0;
+  if (!absl::SimpleAtod(text, &value) || !std::isfinite(value)) {
+    return absl::InvalidArgumentError("not a number");
+  }
+  return value;
+}
+
+}  // namespace
+
+search::SearchOptions DefaultOptions() {
+  search::SearchOptions options;
+  options.movetime_s = 1;
+  return options;
+}
+
+std::span<const OptionSpec> AllOptions() { return kOptions; }
+
+const OptionSpec* FindOption(absl::string_view name) {
+  for (const OptionSpec& spec : kOptions) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+std::string OptionValueText(const search::SearchOptions& options,
+                            const OptionSpec& spec) {
+  return FormatNumber(GetValue(options, spec.id), spec.type);
+}
+
+absl::Status SetOptionFromText(search::SearchOptions& options,
+                               const OptionSpec& spec, absl::string_view text) {
+  const std::string shown(text.substr(0, 40));
+  absl::StatusOr<double> value = ParseNumber(text, spec.type);
+  if (!value.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        spec.name, " must be ", spec.type == OptionType::kInt ? "an integer" : "a number",
+        ", not '", shown, "'"));
+  }
+  if (*value < spec.min || *value > spec.max) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(spec.name, " must be in ", FormatNumber(spec.min, spec.type),
+                     "..", FormatNumber(spec.max, spec.type), ", not ", shown));
+  }
+  SetValue(options, spec.id, *value);
+  return absl::OkStatus();
+}
+
+std::string DescribeOption(const search::SearchOptions& options,
+                           const OptionSpec& spec) {
+  const search::SearchOptions defaults = DefaultOptions();
+  return absl::StrCat(spec.name, " type=", TypeName(spec.type),
+                      " min=", FormatNumber(spec.min, spec.type),
+                      " max=", FormatNumber(spec.max, spec.type),
+                      " default=", OptionValueText(defaults, spec),
+                      " value=", OptionValueText(options, spec));
+}
+
+}  // namespace wallgo::protocol
