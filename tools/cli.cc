@@ -1,0 +1,370 @@
+#include "tools/cli.h"
+
+#include <fstream>
+#include <set>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "boost/program_options.hpp"
+#include "engine/notation.h"
+#include "tools/match.h"
+#include "tools/records.h"
+#include "tools/replay.h"
+#include "tools/report.h"
+
+namespace wallgo::referee {
+namespace po = boost::program_options;
+namespace {
+
+absl::Status Bad(const std::string& message) {
+  return absl::InvalidArgumentError(message);
+}
+
+// Numbers separated by `separator`, exactly `count` of them.
+absl::StatusOr<std::vector<double>> Numbers(const std::string& text,
+                                            char separator, size_t count,
+                                            const std::string& flag) {
+  std::vector<double> values;
+  for (absl::string_view part : absl::StrSplit(text, separator)) {
+    double value;
+    if (!absl::SimpleAtod(part, &value)) break;
+    values.push_back(value);
+  }
+  if (values.size() != count) {
+    return Bad(absl::StrCat("bad ", flag, " '", text, "'"));
+  }
+  return values;
+}
+
+absl::StatusOr<TimeControl> ParseTc(const std::string& text) {
+  const size_t plus = text.find('+');
+  absl::StatusOr<std::vector<double>> values =
+      plus == std::string::npos ? Numbers(text + "+0", '+', 2, "--tc")
+                                : Numbers(text, '+', 2, "--tc");
+  if (!values.ok()) return values.status();
+  if ((*values)[0] <= 0 || (*values)[1] < 0) {
+    return Bad("--tc needs BASE > 0 and INC >= 0 seconds");
+  }
+  TimeControl tc;
+  tc.base_s = (*values)[0];
+  tc.increment_s = (*values)[1];
+  return tc;
+}
+
+absl::StatusOr<SprtParams> ParseSprt(const std::string& text,
+                                     const std::string& model) {
+  absl::StatusOr<std::vector<double>> v = Numbers(text, ',', 4, "--sprt");
+  if (!v.ok()) return v.status();
+  SprtParams p{(*v)[0], (*v)[1], (*v)[2], (*v)[3]};
+  if (!(p.elo0 < p.elo1) || p.alpha <= 0 || p.alpha >= 1 || p.beta <= 0 ||
+      p.beta >= 1) {
+    return Bad("--sprt needs elo0 < elo1 and 0 < alpha, beta < 1");
+  }
+  if (model == "trinomial") {
+    p.model = SprtModel::kTrinomial;
+  } else if (model != "pentanomial") {
+    return Bad("--sprt-model is trinomial or pentanomial");
+  }
+  return p;
+}
+
+absl::Status ParseShard(const std::string& text, MatchOptions& o) {
+  const std::vector<std::string> parts = absl::StrSplit(text, '/');
+  int index = 0, count = 0;
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &index) ||
+      !absl::SimpleAtoi(parts[1], &count) || count < 1 || index < 1 ||
+      index > count) {
+    return Bad(absl::StrCat("bad --shard '", text, "': I/N with 1 <= I <= N"));
+  }
+  o.shard_index = index - 1;
+  o.shard_count = count;
+  return absl::OkStatus();
+}
+
+po::options_description MatchFlags() {
+  po::options_description d("Match options");
+  d.add_options()
+      ("help,h", "this help")
+      ("engine,e", po::value<std::vector<std::string>>()->composing(),
+       "an engine: a shell command, or name=NAME:COMMAND; once per engine")
+      ("games,n", po::value<int>()->default_value(2),
+       "games in the whole match (all shards together)")
+      ("concurrency,c", po::value<int>()->default_value(1), "games at once")
+      ("movetime", po::value<double>(), "seconds per move (default 1)")
+      ("tc", po::value<std::string>(),
+       "BASE+INC: a clock per player, seconds")
+      ("margin", po::value<double>()->default_value(0.5),
+       "seconds an engine may overrun its time before it is late")
+      ("command-timeout", po::value<double>()->default_value(10),
+       "seconds for any command but genmove (else the engine hangs)")
+      ("timeout-rule", po::value<std::string>()->default_value("forfeit"),
+       "forfeit | random: a late player loses, or gets a random turn")
+      ("rules", po::value<std::string>()->default_value(""),
+       "the newgame keys, e.g. \"players=2 setup=empty\"")
+      ("openings", po::value<std::string>(),
+       "file: one opening per line (moves or a position string)")
+      ("seed", po::value<uint64_t>()->default_value(1),
+       "seed of random openings and random turns")
+      ("opening-plies", po::value<int>()->default_value(2),
+       "random moves in a random opening")
+      ("records", po::value<std::string>(), "JSON Lines file of game records")
+      ("engine-log", po::value<std::string>(),
+       "file for the engines' standard error (default RECORDS.engines.log, "
+       "or wallgo-referee-engines.log)")
+      ("sprt", po::value<std::string>(), "elo0,elo1,alpha,beta: stop early")
+      ("sprt-model", po::value<std::string>()->default_value("pentanomial"),
+       "pentanomial (GSPRT over game pairs) | trinomial (cutechess)")
+      ("resume", "continue the records file, playing only missing games")
+      ("shard", po::value<std::string>(),
+       "I/N: play only the I-th of N disjoint parts (whole game pairs)")
+      ("gauntlet", "first engine against each other one, not round robin")
+      ("quiet,q", "no per-game lines or summaries");
+  return d;
+}
+
+absl::StatusOr<po::variables_map> ParseFlags(
+    const std::vector<std::string>& args, const po::options_description& d,
+    const po::positional_options_description* positional = nullptr) {
+  po::variables_map vm;
+  try {
+    po::command_line_parser parser(args);
+    parser.options(d);
+    if (positional != nullptr) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return Bad(e.what());
+  }
+  return vm;
+}
+
+absl::Status FillTime(const po::variables_map& vm, MatchOptions& o) {
+  if (vm.count("movetime") && vm.count("tc")) {
+    return Bad("--movetime and --tc exclude each other");
+  }
+  if (vm.count("tc")) {
+    absl::StatusOr<TimeControl> tc = ParseTc(vm["tc"].as<std::string>());
+    if (!tc.ok()) return tc.status();
+    o.time = *tc;
+  }
+  if (vm.count("movetime")) o.time.movetime_s = vm["movetime"].as<double>();
+  if (!o.time.has_clock() && o.time.movetime_s <= 0) {
+    return Bad("--movetime must be > 0");
+  }
+  o.margin_s = vm["margin"].as<double>();
+  o.command_timeout_s = vm["command-timeout"].as<double>();
+  const std::string rule = vm["timeout-rule"].as<std::string>();
+  if (rule != "forfeit" && rule != "random") {
+    return Bad("--timeout-rule is forfeit or random");
+  }
+  o.timeout_rule = rule == "random" ? TimeoutRule::kRandom : TimeoutRule::kForfeit;
+  return absl::OkStatus();
+}
+
+absl::Status FillMatch(const po::variables_map& vm, MatchOptions& o) {
+  if (vm.count("engine")) {
+    o.engines = NameEngines(vm["engine"].as<std::vector<std::string>>());
+  }
+  o.games = vm["games"].as<int>();
+  o.concurrency = vm["concurrency"].as<int>();
+  if (absl::Status s = FillTime(vm, o); !s.ok()) return s;
+  absl::StatusOr<Rules> rules = ParseRules(vm["rules"].as<std::string>());
+  if (!rules.ok()) return Bad(absl::StrCat("--rules: ", rules.status().message()));
+  o.rules = *rules;
+  if (vm.count("openings")) o.openings_file = vm["openings"].as<std::string>();
+  o.seed = vm["seed"].as<uint64_t>();
+  o.opening_plies = vm["opening-plies"].as<int>();
+  if (vm.count("records")) o.records_file = vm["records"].as<std::string>();
+  o.engine_log = vm.count("engine-log") ? vm["engine-log"].as<std::string>()
+                 : o.records_file.empty()
+                     ? std::string("wallgo-referee-engines.log")
+                     : o.records_file + ".engines.log";
+  if (vm.count("sprt")) {
+    absl::StatusOr<SprtParams> sprt = ParseSprt(
+        vm["sprt"].as<std::string>(), vm["sprt-model"].as<std::string>());
+    if (!sprt.ok()) return sprt.status();
+    o.sprt = *sprt;
+  }
+  o.resume = vm.count("resume") > 0;
+  if (o.resume && o.records_file.empty()) return Bad("--resume needs --records");
+  if (vm.count("shard")) {
+    if (absl::Status s = ParseShard(vm["shard"].as<std::string>(), o); !s.ok()) {
+      return s;
+    }
+  }
+  o.gauntlet = vm.count("gauntlet") > 0;
+  o.quiet = vm.count("quiet") > 0;
+  if (static_cast<int>(o.engines.size()) < o.rules.players) {
+    return Bad(absl::StrCat("need at least ", o.rules.players,
+                            " engines (--engine)"));
+  }
+  return absl::OkStatus();
+}
+
+int RunMatchCommand(const MatchOptions& options, std::ostream& out,
+                    std::ostream& err) {
+  absl::StatusOr<MatchResult> result = RunMatch(options, out);
+  if (!result.ok()) {
+    err << "wallgo-referee: " << result.status().message() << "\n";
+    return 1;
+  }
+  if (!options.quiet) {
+    out << "Match finished: " << result->played << " games played, "
+        << result->records.size() << " in this "
+        << (options.shard_count > 1 ? "shard" : "match") << "\n";
+  }
+  std::vector<std::string> names;
+  for (const EngineSpec& e : options.engines) names.push_back(e.name);
+  out << Summary(result->records, names, options.sprt);
+  return 0;
+}
+
+int RunMergeCommand(const MergeCommand& merge, std::ostream& out,
+                    std::ostream& err) {
+  absl::StatusOr<std::vector<GameRecord>> records = MergeRecords(merge.files);
+  if (!records.ok()) {
+    err << "wallgo-referee merge: " << records.status().message() << "\n";
+    return 1;
+  }
+  if (!merge.output.empty()) {
+    std::ofstream file(merge.output, std::ios::trunc);
+    for (const GameRecord& r : *records) file << RecordToJson(r) << "\n";
+    if (!file.flush()) {
+      err << "wallgo-referee merge: cannot write " << merge.output << "\n";
+      return 1;
+    }
+  }
+  out << records->size() << " games from " << merge.files.size()
+      << " files\n"
+      << Summary(*records, {}, merge.sprt);
+  return 0;
+}
+
+}  // namespace
+
+std::vector<EngineSpec> NameEngines(const std::vector<std::string>& specs) {
+  std::vector<EngineSpec> engines;
+  std::set<std::string> taken;
+  for (const std::string& spec : specs) {
+    EngineSpec e;
+    const size_t colon = spec.find(':');
+    if (spec.rfind("name=", 0) == 0 && colon != std::string::npos) {
+      e.name = spec.substr(5, colon - 5);
+      e.command = spec.substr(colon + 1);
+    } else {
+      e.command = spec;
+      const std::string program = spec.substr(0, spec.find(' '));
+      e.name = program.substr(program.rfind('/') + 1);
+    }
+    const std::string base = e.name;
+    for (int n = 2; !taken.insert(e.name).second; ++n) {
+      e.name = absl::StrCat(base, "-", n);
+    }
+    engines.push_back(std::move(e));
+  }
+  return engines;
+}
+
+absl::StatusOr<MatchCommand> ParseMatchCommand(
+    const std::vector<std::string>& args) {
+  absl::StatusOr<po::variables_map> vm = ParseFlags(args, MatchFlags());
+  if (!vm.ok()) return vm.status();
+  MatchCommand command;
+  command.help = vm->count("help") > 0;
+  if (command.help) return command;
+  if (absl::Status s = FillMatch(*vm, command.options); !s.ok()) return s;
+  return command;
+}
+
+absl::StatusOr<ReplayCommand> ParseReplayCommand(
+    const std::vector<std::string>& args) {
+  po::options_description d("Replay options");
+  d.add_options()("help,h", "this help")(
+      "commands", "print engine command lines (newgame, setup, play)")(
+      "records", po::value<std::string>())("game", po::value<int>());
+  po::positional_options_description positional;
+  positional.add("records", 1).add("game", 1);
+  absl::StatusOr<po::variables_map> vm = ParseFlags(args, d, &positional);
+  if (!vm.ok()) return vm.status();
+  ReplayCommand command;
+  command.help = vm->count("help") > 0;
+  if (command.help) return command;
+  if (!vm->count("records")) return Bad("replay needs a records file");
+  command.records = (*vm)["records"].as<std::string>();
+  if (vm->count("game")) command.game = (*vm)["game"].as<int>();
+  command.commands = vm->count("commands") > 0;
+  return command;
+}
+
+absl::StatusOr<MergeCommand> ParseMergeCommand(
+    const std::vector<std::string>& args) {
+  po::options_description d("Merge options");
+  d.add_options()("help,h", "this help")(
+      "output,o", po::value<std::string>(), "write the merged records here")(
+      "sprt", po::value<std::string>(), "elo0,elo1,alpha,beta")(
+      "sprt-model", po::value<std::string>()->default_value("pentanomial"),
+      "pentanomial | trinomial")(
+      "files", po::value<std::vector<std::string>>()->composing());
+  po::positional_options_description positional;
+  positional.add("files", -1);
+  absl::StatusOr<po::variables_map> vm = ParseFlags(args, d, &positional);
+  if (!vm.ok()) return vm.status();
+  MergeCommand command;
+  command.help = vm->count("help") > 0;
+  if (command.help) return command;
+  if (!vm->count("files")) return Bad("merge needs records files");
+  command.files = (*vm)["files"].as<std::vector<std::string>>();
+  if (vm->count("output")) command.output = (*vm)["output"].as<std::string>();
+  if (vm->count("sprt")) {
+    absl::StatusOr<SprtParams> sprt = ParseSprt(
+        (*vm)["sprt"].as<std::string>(), (*vm)["sprt-model"].as<std::string>());
+    if (!sprt.ok()) return sprt.status();
+    command.sprt = *sprt;
+  }
+  return command;
+}
+
+std::string Usage() {
+  std::ostringstream text;
+  text << "usage: wallgo-referee --engine CMD --engine CMD [options]\n"
+          "       wallgo-referee replay RECORDS [GAME] [--commands]\n"
+          "       wallgo-referee merge FILES... [--output FILE] [--sprt ...]\n"
+       << MatchFlags();
+  return text.str();
+}
+
+int RefereeMain(const std::vector<std::string>& args, std::ostream& out,
+                std::ostream& err) {
+  const std::string sub = args.empty() ? "" : args[0];
+  const std::vector<std::string> rest =
+      sub == "replay" || sub == "merge"
+          ? std::vector<std::string>(args.begin() + 1, args.end())
+          : args;
+  const auto fail = [&](const absl::Status& status) {
+    err << "wallgo-referee: " << status.message() << "\n" << Usage();
+    return 2;
+  };
+  if (sub == "replay") {
+    absl::StatusOr<ReplayCommand> replay = ParseReplayCommand(rest);
+    if (!replay.ok()) return fail(replay.status());
+    if (replay->help) return out << Usage(), 0;
+    const absl::Status s =
+        Replay(replay->records, replay->game, replay->commands, out);
+    if (!s.ok()) err << "wallgo-referee replay: " << s.message() << "\n";
+    return s.ok() ? 0 : 1;
+  }
+  if (sub == "merge") {
+    absl::StatusOr<MergeCommand> merge = ParseMergeCommand(rest);
+    if (!merge.ok()) return fail(merge.status());
+    if (merge->help) return out << Usage(), 0;
+    return RunMergeCommand(*merge, out, err);
+  }
+  absl::StatusOr<MatchCommand> match = ParseMatchCommand(rest);
+  if (!match.ok()) return fail(match.status());
+  if (match->help) return out << Usage(), 0;
+  return RunMatchCommand(match->options, out, err);
+}
+
+}  // namespace wallgo::referee

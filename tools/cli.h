@@ -1,0 +1,52 @@
+// The wallgo-referee command line: a match (the default), `replay` and
+// `merge`. Errors come back as statuses; main prints them with the usage
+// and exits 2.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tools/options.h"
+
+namespace wallgo::referee {
+
+struct MatchCommand {
+  MatchOptions options;
+  bool help = false;
+};
+absl::StatusOr<MatchCommand> ParseMatchCommand(
+    const std::vector<std::string>& args);
+
+struct ReplayCommand {
+  std::string records;
+  std::optional<int> game;
+  bool commands = false;  // engine command lines instead of boards
+  bool help = false;
+};
+absl::StatusOr<ReplayCommand> ParseReplayCommand(
+    const std::vector<std::string>& args);
+
+struct MergeCommand {
+  std::vector<std::string> files;
+  std::string output;  // merged records; empty: none
+  std::optional<SprtParams> sprt;
+  bool help = false;
+};
+absl::StatusOr<MergeCommand> ParseMergeCommand(
+    const std::vector<std::string>& args);
+
+// "name=NAME:CMD" or a bare command (named after its program); a name that
+// is taken gets "-2", "-3", ...
+std::vector<EngineSpec> NameEngines(const std::vector<std::string>& specs);
+
+std::string Usage();
+
+// The whole program: dispatches on the first argument. Returns the exit
+// status (0, 1 for a failed run, 2 for a bad command line).
+int RefereeMain(const std::vector<std::string>& args, std::ostream& out,
+                std::ostream& err);
+
+}  // namespace wallgo::referee

@@ -1,0 +1,11 @@
+// wallgo-referee: plays matches between Wall Go engines (docs/referee.md).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/cli.h"
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  return wallgo::referee::RefereeMain(args, std::cout, std::cerr);
+}

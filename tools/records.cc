@@ -1,0 +1,204 @@
+#include "tools/records.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "nlohmann/json.hpp"
+
+namespace wallgo::referee {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+template <typename Value>
+Json PairsToObject(const std::vector<std::pair<std::string, Value>>& pairs) {
+  Json object = Json::object();
+  for (const auto& [key, value] : pairs) object[key] = value;
+  return object;
+}
+
+template <typename Value>
+std::vector<std::pair<std::string, Value>> ObjectToPairs(const Json& object) {
+  std::vector<std::pair<std::string, Value>> pairs;
+  for (const auto& [key, value] : object.items()) {
+    pairs.emplace_back(key, value.template get<Value>());
+  }
+  return pairs;
+}
+
+Json MovesToJson(const std::vector<MoveRecord>& moves) {
+  Json list = Json::array();
+  for (const MoveRecord& m : moves) {
+    Json entry = {{"colour", m.colour}, {"move", m.move}, {"ms", m.ms}};
+    if (m.random) entry["random"] = true;
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
+std::vector<MoveRecord> MovesFromJson(const Json& list) {
+  std::vector<MoveRecord> moves;
+  for (const Json& entry : list) {
+    MoveRecord m;
+    m.colour = entry.at("colour").get<std::string>();
+    m.move = entry.at("move").get<std::string>();
+    m.ms = entry.at("ms").get<int64_t>();
+    m.random = entry.value("random", false);
+    moves.push_back(std::move(m));
+  }
+  return moves;
+}
+
+// The length of the file's complete lines: everything up to its last '\n'.
+absl::StatusOr<long> CompleteLength(std::FILE* file) {
+  if (std::fseek(file, 0, SEEK_END) != 0) {
+    return absl::InternalError("cannot seek in the records file");
+  }
+  long end = std::ftell(file);
+  while (end > 0) {
+    std::fseek(file, end - 1, SEEK_SET);
+    if (std::fgetc(file) == '\n') break;
+    --end;
+  }
+  return end;
+}
+
+}  // namespace
+
+std::string GameRecord::EngineAt(const std::string& colour) const {
+  for (const auto& [c, engine] : seats) {
+    if (c == colour) return engine;
+  }
+  return "";
+}
+
+std::string RecordToJson(const GameRecord& r) {
+  Json j;
+  j["game"] = r.game;
+  j["set"] = r.set;
+  j["seats"] = PairsToObject(r.seats);
+  j["rules"] = r.rules;
+  j["opening"] = r.opening;
+  j["moves"] = MovesToJson(r.moves);
+  j["scores"] = PairsToObject(r.scores);
+  j["winner"] = r.winner;
+  j["winners"] = r.winners;
+  j["reason"] = r.reason;
+  if (!r.loser.empty()) j["loser"] = r.loser;
+  if (!r.detail.empty()) j["detail"] = r.detail;
+  j["final"] = r.final_position;
+  return j.dump();
+}
+
+absl::StatusOr<GameRecord> RecordFromJson(const std::string& line) {
+  try {
+    const Json j = Json::parse(line);
+    GameRecord r;
+    r.game = j.at("game").get<int>();
+    r.set = j.value("set", 0);
+    r.seats = ObjectToPairs<std::string>(j.at("seats"));
+    r.rules = j.at("rules").get<std::string>();
+    r.opening = j.value("opening", "");
+    r.moves = MovesFromJson(j.at("moves"));
+    r.scores = ObjectToPairs<int>(j.at("scores"));
+    r.winner = j.at("winner").get<std::string>();
+    r.winners = j.value("winners", std::vector<std::string>{});
+    r.reason = j.at("reason").get<std::string>();
+    r.loser = j.value("loser", "");
+    r.detail = j.value("detail", "");
+    r.final_position = j.at("final").get<std::string>();
+    return r;
+  } catch (const Json::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad game record: ", e.what()));
+  }
+}
+
+absl::StatusOr<std::vector<GameRecord>> ReadRecords(const std::string& path,
+                                                    bool* truncated_tail) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::vector<GameRecord> records;
+  std::string line;
+  if (truncated_tail != nullptr) *truncated_tail = false;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    absl::StatusOr<GameRecord> record = RecordFromJson(line);
+    if (record.ok()) {
+      records.push_back(*std::move(record));
+      continue;
+    }
+    // Only the last line may be cut short, and only without its newline.
+    if (in.eof()) {
+      if (truncated_tail != nullptr) *truncated_tail = true;
+      break;
+    }
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ":", number, ": ", record.status().message()));
+  }
+  return records;
+}
+
+absl::StatusOr<std::vector<GameRecord>> MergeRecords(
+    const std::vector<std::string>& paths) {
+  std::map<int, GameRecord> by_game;
+  for (const std::string& path : paths) {
+    absl::StatusOr<std::vector<GameRecord>> records = ReadRecords(path);
+    if (!records.ok()) return records.status();
+    for (GameRecord& r : *records) {
+      const auto [it, inserted] = by_game.emplace(r.game, r);
+      if (!inserted && RecordToJson(it->second) != RecordToJson(r)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "game ", r.game, " appears twice with different results (", path,
+            ")"));
+      }
+    }
+  }
+  std::vector<GameRecord> merged;
+  for (auto& [game, record] : by_game) merged.push_back(std::move(record));
+  return merged;
+}
+
+absl::StatusOr<std::unique_ptr<RecordWriter>> RecordWriter::Open(
+    const std::string& path, bool resume) {
+  std::FILE* file = std::fopen(path.c_str(), "a+e");
+  if (file == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot open records ", path, ": ", std::strerror(errno)));
+  }
+  std::unique_ptr<RecordWriter> writer(new RecordWriter(file));
+  absl::StatusOr<long> complete = CompleteLength(file);
+  if (!complete.ok()) return complete.status();
+  std::fseek(file, 0, SEEK_END);
+  const long size = std::ftell(file);
+  if (!resume && size > 0) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "records file ", path,
+        " is not empty: continue it with --resume or choose another"));
+  }
+  if (*complete < size && ftruncate(fileno(file), *complete) != 0) {
+    return absl::InternalError(absl::StrCat("cannot truncate ", path));
+  }
+  return writer;
+}
+
+RecordWriter::~RecordWriter() { std::fclose(file_); }
+
+absl::Status RecordWriter::Append(const GameRecord& record) {
+  const std::string line = RecordToJson(record) + "\n";
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() ||
+      std::fflush(file_) != 0) {
+    return absl::InternalError("cannot write the records file");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace wallgo::referee

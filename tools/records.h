@@ -1,0 +1,76 @@
+// Game records: one JSON object per game, one game per line (JSON Lines),
+// appended and flushed when the game ends, so that an interrupted match
+// loses at most the games in progress.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace wallgo::referee {
+
+struct MoveRecord {
+  std::string colour;
+  std::string move;
+  int64_t ms = 0;
+  bool random = false;  // chosen by the referee after a timeout
+};
+
+struct GameRecord {
+  int game = 0;
+  int set = 0;
+  // (colour, engine name) in colour order.
+  std::vector<std::pair<std::string, std::string>> seats;
+  std::string rules;
+  std::string opening;
+  std::vector<MoveRecord> moves;  // after the opening
+  std::vector<std::pair<std::string, int>> scores;  // colour order
+  std::string winner;  // a colour or "draw"
+  std::vector<std::string> winners;  // every colour sharing the result
+  std::string reason;  // "finished", "resign", "timeout", "crash", ...
+  std::string loser;   // the colour at fault, when one is
+  std::string detail;  // what the engine did wrong, for people
+  std::string final_position;  // engine/notation.h PositionString
+
+  // The engine seated at `colour`, or "" if none.
+  std::string EngineAt(const std::string& colour) const;
+};
+
+// The record as one line of JSON (no newline).
+std::string RecordToJson(const GameRecord& record);
+absl::StatusOr<GameRecord> RecordFromJson(const std::string& line);
+
+// Reads a records file. A last line cut short by an interrupted write is
+// skipped (and reported through `truncated_tail` when given); any other bad
+// line is an error.
+absl::StatusOr<std::vector<GameRecord>> ReadRecords(
+    const std::string& path, bool* truncated_tail = nullptr);
+
+// The records of several files (the shards of one match) as one list by
+// game number; the same game twice is an error unless both copies agree.
+absl::StatusOr<std::vector<GameRecord>> MergeRecords(
+    const std::vector<std::string>& paths);
+
+// Appends records to a file, one flushed line per game, from any thread.
+class RecordWriter {
+ public:
+  // With `resume`, keeps the file's complete lines (dropping a cut-short
+  // last line); without, the file must not exist or be empty.
+  static absl::StatusOr<std::unique_ptr<RecordWriter>> Open(
+      const std::string& path, bool resume);
+  ~RecordWriter();
+  absl::Status Append(const GameRecord& record);
+
+ private:
+  explicit RecordWriter(std::FILE* file) : file_(file) {}
+  std::mutex mutex_;
+  std::FILE* file_;
+};
+
+}  // namespace wallgo::referee

@@ -1,0 +1,168 @@
+#include "tools/stats.h"
+
+#include <cmath>
+#include <limits>
+
+namespace wallgo::referee {
+namespace {
+
+// The 97.5% quantile of the standard normal distribution: a two-sided 95%
+// interval is the mean +/- 1.959964 standard errors.
+constexpr double kZ95 = 1.959963984540054;
+
+// An interval from a sample of `n` values in 0..1 with the given mean and
+// (population) variance per value.
+EloEstimate EstimateFromMoments(double mean, double variance, int n) {
+  EloEstimate e;
+  if (n == 0) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    return {nan, nan, nan, nan};
+  }
+  const double stderr_of_mean = std::sqrt(variance / n);
+  e.score = mean;
+  e.elo = EloFromScore(mean);
+  e.lower = EloFromScore(mean - kZ95 * stderr_of_mean);
+  e.upper = EloFromScore(mean + kZ95 * stderr_of_mean);
+  return e;
+}
+
+// Outcome probabilities of the BayesElo model (Remi Coulom), as cutechess's
+// sprt.cpp uses them.
+struct Probabilities {
+  double win = 0, draw = 0, loss = 0;
+};
+
+Probabilities BayesEloProbabilities(double bayes_elo, double draw_elo) {
+  Probabilities p;
+  p.win = 1.0 / (1.0 + std::pow(10.0, (draw_elo - bayes_elo) / 400.0));
+  p.loss = 1.0 / (1.0 + std::pow(10.0, (draw_elo + bayes_elo) / 400.0));
+  p.draw = 1.0 - p.win - p.loss;
+  return p;
+}
+
+SprtState Bounds(const SprtParams& params) {
+  SprtState s;
+  s.lower_bound = std::log(params.beta / (1.0 - params.alpha));
+  s.upper_bound = std::log((1.0 - params.beta) / params.alpha);
+  return s;
+}
+
+SprtState Decide(SprtState s) {
+  if (s.llr >= s.upper_bound) {
+    s.decision = SprtDecision::kAcceptH1;
+  } else if (s.llr <= s.lower_bound) {
+    s.decision = SprtDecision::kAcceptH0;
+  }
+  return s;
+}
+
+// Mean and population variance of the pair score (points / 2, so 0..1).
+struct Moments {
+  double mean = 0, variance = 0;
+};
+Moments PairMoments(const Pentanomial& p) {
+  Moments m;
+  const int n = p.pairs();
+  if (n == 0) return m;
+  for (int k = 0; k < 5; ++k) m.mean += double(p.counts[k]) / n * (k / 4.0);
+  for (int k = 0; k < 5; ++k) {
+    const double dev = k / 4.0 - m.mean;
+    m.variance += double(p.counts[k]) / n * dev * dev;
+  }
+  return m;
+}
+
+}  // namespace
+
+int Pentanomial::pairs() const {
+  int n = 0;
+  for (int c : counts) n += c;
+  return n;
+}
+
+double EloFromScore(double score) {
+  if (score <= 0) return -std::numeric_limits<double>::infinity();
+  if (score >= 1) return std::numeric_limits<double>::infinity();
+  return -400.0 * std::log10(1.0 / score - 1.0);
+}
+
+double ScoreFromElo(double elo) {
+  return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0));
+}
+
+EloEstimate EloFromTrinomial(const Trinomial& t) {
+  const int n = t.games();
+  if (n == 0) return EstimateFromMoments(0, 0, 0);
+  const double w = double(t.wins) / n, d = double(t.draws) / n,
+               l = double(t.losses) / n;
+  const double mean = w + d / 2;
+  const double variance = w * (1 - mean) * (1 - mean) +
+                          d * (0.5 - mean) * (0.5 - mean) +
+                          l * mean * mean;
+  return EstimateFromMoments(mean, variance, n);
+}
+
+EloEstimate EloFromPentanomial(const Pentanomial& p) {
+  const Moments m = PairMoments(p);
+  return EstimateFromMoments(m.mean, m.variance, p.pairs());
+}
+
+double LikelihoodOfSuperiority(const Trinomial& t) {
+  const int decisive = t.wins + t.losses;
+  if (decisive == 0) return 0.5;
+  return 0.5 * (1.0 + std::erf((t.wins - t.losses) / std::sqrt(2.0 * decisive)));
+}
+
+SprtState TrinomialSprt(const Trinomial& t, const SprtParams& params) {
+  SprtState s = Bounds(params);
+  if (t.wins == 0 || t.draws == 0 || t.losses == 0) return s;
+  const int n = t.games();
+  const double pw = double(t.wins) / n, pl = double(t.losses) / n;
+  // The draw Elo of the sample, then the scale that turns logistic Elo into
+  // BayesElo at that draw rate.
+  const double draw_elo =
+      200.0 * std::log10((1.0 - pl) / pl * (1.0 - pw) / pw);
+  const double x = std::pow(10.0, -draw_elo / 400.0);
+  const double scale = 4.0 * x / ((1.0 + x) * (1.0 + x));
+  const Probabilities p0 = BayesEloProbabilities(params.elo0 / scale, draw_elo);
+  const Probabilities p1 = BayesEloProbabilities(params.elo1 / scale, draw_elo);
+  s.llr = t.wins * std::log(p1.win / p0.win) +
+          t.draws * std::log(p1.draw / p0.draw) +
+          t.losses * std::log(p1.loss / p0.loss);
+  return Decide(s);
+}
+
+SprtState PentanomialSprt(const Pentanomial& p, const SprtParams& params) {
+  SprtState s = Bounds(params);
+  const Moments m = PairMoments(p);
+  if (m.variance <= 0) return s;
+  const double s0 = ScoreFromElo(params.elo0), s1 = ScoreFromElo(params.elo1);
+  s.llr = p.pairs() * (s1 - s0) * (2 * m.mean - s0 - s1) / (2 * m.variance);
+  return Decide(s);
+}
+
+SprtState RunSprt(const Trinomial& t, const Pentanomial& p,
+                  const SprtParams& params) {
+  return params.model == SprtModel::kTrinomial ? TrinomialSprt(t, params)
+                                               : PentanomialSprt(p, params);
+}
+
+std::string SprtModelName(SprtModel model) {
+  return model == SprtModel::kTrinomial
+             ? "trinomial BayesElo SPRT (cutechess)"
+             : "pentanomial GSPRT, logistic Elo (fastchess)";
+}
+
+std::string DecisionName(SprtDecision decision) {
+  switch (decision) {
+    case SprtDecision::kAcceptH0:
+      return "H0 accepted";
+    case SprtDecision::kAcceptH1:
+      return "H1 accepted";
+    case SprtDecision::kContinue:
+      break;
+  }
+  return "continue";
+}
+
+}  // namespace wallgo::referee
