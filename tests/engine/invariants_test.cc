@@ -16,7 +16,7 @@
 namespace wallgo {
 namespace {
 
-constexpr int kGamesPerVariant = 24 / testing::kWorkDivisor;
+constexpr int kGamesPerVariant = 40 / testing::kWorkDivisor;
 
 // A bound on the length of any game (RULES.md): every turn but a pass adds a
 // wall (at most 84 on the board) or spends a breaker, which removes one, and

@@ -71,30 +71,66 @@ void ExpectSameEffects(const Position& pos) {
   }
 }
 
-// At least 10,000 positions in all (fewer under the sanitizers).
-constexpr int kPositionsPerVariant = 1100 / testing::kWorkDivisor;
+// 25,000 positions in all (fewer under the sanitizers).
+constexpr int kPositionsPerVariant = 2500 / testing::kWorkDivisor;
 
 class ReferenceTest : public ::testing::TestWithParam<testing::Variant> {};
+
+// What the random games of one variant went through, to show that they
+// reach the rare cases too.
+struct Coverage {
+  int positions = 0;
+  int games = 0;
+  int forced_passes = 0;      // positions where `pass` is the only move
+  int breaker_positions = 0;  // positions with a break move on offer
+  int ended_settled = 0;      // games ended by every region being owned
+  int ended_stuck = 0;        // games ended with nobody able to move
+};
+
+void Count(const Position& pos, Coverage& c) {
+  ++c.positions;
+  const std::set<std::string> moves = EngineMoveNames(pos);
+  if (moves == std::set<std::string>{"pass"}) ++c.forced_passes;
+  for (const std::string& m : moves) {
+    if (m.find('x') != std::string::npos) {
+      ++c.breaker_positions;
+      break;
+    }
+  }
+  if (IsGameOver(pos))
+    ++(AllRegionsSettled(pos) ? c.ended_settled : c.ended_stuck);
+}
 
 TEST_P(ReferenceTest, RandomGamesAgreeWithTheReference) {
   const Rules& rules = GetParam().rules;
   std::mt19937_64 rng(testing::SeedFor(GetParam().name));
-  int positions = 0, games = 0, finished = 0;
-  while (positions < kPositionsPerVariant) {
-    ++games;
+  Coverage c;
+  while (c.positions < kPositionsPerVariant && !HasFailure()) {
+    ++c.games;
     const int moves =
         testing::PlayRandomGame(rules, rng, 1000, [&](const Position& pos) {
-          ++positions;
+          Count(pos, c);
           ExpectAgreement(pos);
           // The effects of every move at a sample of positions.
-          if (positions % 8 == 0) ExpectSameEffects(pos);
+          if (c.positions % 8 == 0) ExpectSameEffects(pos);
         });
     ASSERT_LT(moves, 1000);
-    ++finished;
-    if (HasFailure()) break;
   }
-  EXPECT_EQ(finished, games);
-  RecordProperty("positions", positions);
+  RecordProperty("positions", c.positions);
+  EXPECT_EQ(c.ended_settled + c.ended_stuck, c.games);
+  if (testing::kWorkDivisor > 1) return;  // too few games for the rest
+  // The seeded games reach each variant's rare cases.
+  if (rules.breakers > 0) {
+    EXPECT_GT(c.breaker_positions, 0);
+  }
+  if (rules.wall_limit != kUnlimitedWalls) {
+    EXPECT_GT(c.ended_stuck, 0);
+  }
+  const bool mobile_unlimited =
+      rules.stay == StayRule::kMobile && rules.wall_limit == kUnlimitedWalls;
+  if (mobile_unlimited || rules.players > 2) {
+    EXPECT_GT(c.forced_passes, 0);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, ReferenceTest,
@@ -135,7 +171,7 @@ TEST(PerftTest, PlacementPerftCountsEmptyCells) {
 TEST(PerftTest, StartPositionsMatchTheReference) {
   for (const testing::Variant& v : testing::Variants()) {
     SCOPED_TRACE(v.name);
-    ExpectPerftMatchesReference(StartOf(v.rules), 2);
+    ExpectPerftMatchesReference(StartOf(v.rules), 3);
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <random>
 #include <set>
 #include <string>
@@ -38,6 +39,7 @@ struct Variant {
   Rules rules;
 };
 std::vector<Variant> Variants();
+inline void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 // The variant's name in letters and digits only, as GoogleTest wants it.
 std::string VariantTestName(const ::testing::TestParamInfo<Variant>& info);
 
