@@ -5,11 +5,14 @@
 #include <iostream>
 #include <memory>
 
+#include "absl/strings/str_format.h"
+
 #include "protocol/cli.h"
 #include "protocol/engine.h"
 #include "protocol/gtp.h"
 #include "protocol/log.h"
 #include "protocol/perft_job.h"
+#include "search/bench.h"
 #include "search/search.h"
 
 namespace wallgo::protocol {
@@ -46,6 +49,18 @@ int RunPerft(const Invocation& inv) {
   return 0;
 }
 
+// Prints the node-count signature (it changes exactly when the search's
+// behaviour does) and the speed.
+int RunBench(const Invocation& inv) {
+  const search::BenchReport report = search::RunBench(inv.search);
+  std::cout << absl::StrFormat(
+      "positions %d\nvisits %d\nnodes %d\ntime %.3f s\n"
+      "nodes/second %.0f\nvisits/second %.0f\n",
+      report.positions, report.visits, report.nodes, report.seconds,
+      report.nodes_per_second, report.visits_per_second);
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   absl::StatusOr<Invocation> inv = ParseCommandLine(argc, argv);
@@ -60,7 +75,7 @@ int Main(int argc, char** argv) {
     case Job::kPerft:
       return RunPerft(*inv);
     case Job::kBench:
-      return UsageError("bench: not built yet");
+      return RunBench(*inv);
     case Job::kGtp:
       return RunGtp(*inv);
   }
