@@ -88,7 +88,7 @@ class Run {
   Run(AlphaBetaPlayer::Memory& memory, const std::atomic<bool>& stop,
       Colour root, double budget_s, int64_t node_cap,
       const InfoCallback& on_info, double info_interval_s,
-      int eval_ordering_depth)
+      const AlphaBetaConfig& config)
       : memory_(memory),
         stop_(stop),
         root_(root),
@@ -97,7 +97,7 @@ class Run {
         node_cap_(node_cap),
         on_info_(on_info),
         info_interval_s_(info_interval_s),
-        eval_ordering_depth_(eval_ordering_depth),
+        config_(config),
         start_(SteadyClock::now()) {}
 
   struct RootMove {
@@ -122,6 +122,9 @@ class Run {
 
  private:
   uint64_t Key(const Position& pos) const { return pos.hash() ^ root_key_; }
+  float Leaf(const Position& pos) const {
+    return OutcomeValue(pos, root_, config_.eval);
+  }
   void CheckLimits();
   void OrderMoves(const Position& pos, const MoveList& moves, int depth,
                   int ply, Move table_move, std::vector<Move>& ordered);
@@ -135,7 +138,7 @@ class Run {
   const int64_t node_cap_;
   const InfoCallback& on_info_;
   const double info_interval_s_;
-  const int eval_ordering_depth_;
+  const AlphaBetaConfig& config_;
   const SteadyClock::time_point start_;
   double last_info_s_ = 0;
   SearchInfo best_info_;
@@ -179,10 +182,10 @@ void Run::OrderMoves(const Position& pos, const MoveList& moves, int depth,
     float key;
     if (m == table_move) {
       key = kInfinity;
-    } else if (depth >= eval_ordering_depth_) {
+    } else if (depth >= config_.eval_ordering_depth) {
       Position child = pos;
       child.Play(m);
-      const float value = OutcomeValue(child, root_);
+      const float value = Leaf(child);
       key = maximizing ? value : -value;
     } else if (m == killers_[ply][0] || m == killers_[ply][1]) {
       key = 1e9f;
@@ -202,7 +205,7 @@ float Run::Value(const Position& pos, int depth, float alpha, float beta,
                  int ply) {
   if (++nodes_ % kCheckEvery == 0) CheckLimits();
   if (aborted_) return 0;
-  if (depth == 0 || ply >= kMaxPly - 1) return OutcomeValue(pos, root_);
+  if (depth == 0 || ply >= kMaxPly - 1) return Leaf(pos);
   const uint64_t key = Key(pos);
   Move table_move = Move::Resign();  // never generated: no table move
   if (const auto* entry = memory_.Probe(key)) {
@@ -219,7 +222,7 @@ float Run::Value(const Position& pos, int depth, float alpha, float beta,
   }
   MoveList moves;
   GenerateMoves(pos, moves);
-  if (moves.empty()) return OutcomeValue(pos, root_);  // the game is over
+  if (moves.empty()) return Leaf(pos);  // the game is over
   std::vector<Move> ordered;
   OrderMoves(pos, moves, depth, ply, table_move, ordered);
 
@@ -315,12 +318,13 @@ namespace {
 
 // The root's moves, best first by the static evaluation.
 std::vector<Run::RootMove> RootMoves(const Position& pos,
-                                     const MoveList& legal) {
+                                     const MoveList& legal,
+                                     const EvalOptions& eval) {
   std::vector<Run::RootMove> moves;
   for (const Move& m : legal) {
     Position child = pos;
     child.Play(m);
-    moves.push_back({m, OutcomeValue(child, pos.to_move())});
+    moves.push_back({m, OutcomeValue(child, pos.to_move(), eval)});
   }
   std::stable_sort(
       moves.begin(), moves.end(),
@@ -359,13 +363,13 @@ SearchResult AlphaBetaPlayer::Search(const Position& pos, const Limits& limits,
     budget = config_.default_movetime_s;
   }
   Run run(*memory_, stop_, pos.to_move(), budget, options_.visits, on_info,
-          info_interval_s, config_.eval_ordering_depth);
+          info_interval_s, config_);
   MoveList legal;
   GenerateMoves(pos, legal);
   if (legal.empty()) {  // a finished game: nothing legal, pass is harmless
     return SingleCandidateResult(Move::Pass(), 0.5, 0, {}, 0, run.Elapsed());
   }
-  std::vector<Run::RootMove> moves = RootMoves(pos, legal);
+  std::vector<Run::RootMove> moves = RootMoves(pos, legal, config_.eval);
   Run::RootMove best = moves.front();
   for (int depth = 1; depth <= config_.max_depth && legal.size() > 1; ++depth) {
     // An iteration takes several times the one before; one that would end

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <memory>
 
+#include "search/eval/eval.h"
 #include "search/search.h"
 
 namespace wallgo::search {
@@ -22,6 +23,7 @@ struct AlphaBetaConfig {
   // Nodes with at least this many plies left order their moves by the static
   // evaluation of each child; shallower ones by table move, killers, history.
   int eval_ordering_depth = 3;
+  EvalOptions eval;  // the evaluation at the leaves
 };
 
 class AlphaBetaPlayer : public Searcher {

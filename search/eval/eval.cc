@@ -60,11 +60,40 @@ void SplitTies(Bitboard cells, const std::array<Bitboard, kMaxPlayers>& sets,
   }
 }
 
+// Hands out the cells `fresh` (each player's newly reached, unclaimed cells
+// of one turn) by `ties`, removing them from `unclaimed`.
+void ClaimTurn(std::array<Bitboard, kMaxPlayers>& fresh, int players,
+               int mover, bool first_turn, RaceTies ties, Bitboard& unclaimed,
+               std::array<float, kMaxPlayers>& score) {
+  const bool mover_first = ties == RaceTies::kTurnOrder ||
+                           (ties == RaceTies::kMoverFirstTurn && first_turn);
+  if (mover_first) {
+    for (int i = 0; i < players; ++i) {
+      const int p = (mover + i) % players;
+      fresh[p] &= unclaimed;
+      score[p] += PopCount(fresh[p]);
+      unclaimed &= ~fresh[p];
+    }
+    return;
+  }
+  Bitboard once = 0;
+  Bitboard several = 0;
+  for (int p = 0; p < players; ++p) {
+    several |= once & fresh[p];
+    once |= fresh[p];
+  }
+  for (int p = 0; p < players; ++p) {
+    score[p] += PopCount(fresh[p] & ~several);
+  }
+  SplitTies(several, fresh, players, score);
+  unclaimed &= ~once;
+}
+
 // The reachability race in the `contested` regions: all players spread a
-// turn at a time; the player to move has already spread one turn when the
-// others start (it moves now), then cells reached in the same turn by
-// several players are split.
-void ScoreRace(const Position& pos, Bitboard contested,
+// turn at a time (independently: reaching a cell first does not block the
+// others' paths through it), and each cell goes to whoever reaches it in the
+// fewest turns, ties settled by `ties`.
+void ScoreRace(const Position& pos, Bitboard contested, RaceTies ties,
                std::array<float, kMaxPlayers>& score) {
   const int players = pos.num_players();
   const WallMasks& walls = pos.walls();
@@ -88,33 +117,18 @@ void ScoreRace(const Position& pos, Bitboard contested,
       reach[p] = r;
     }
     if (grown == 0) return;
-    if (turn == 1) {
-      score[mover] += PopCount(fresh[mover]);
-      unclaimed &= ~fresh[mover];
-      for (int p = 0; p < players; ++p) fresh[p] &= unclaimed;
-    }
-    Bitboard once = 0;
-    Bitboard several = 0;
-    for (int p = 0; p < players; ++p) {
-      several |= once & fresh[p];
-      once |= fresh[p];
-    }
-    for (int p = 0; p < players; ++p) {
-      score[p] += PopCount(fresh[p] & ~several);
-    }
-    SplitTies(several, fresh, players, score);
-    unclaimed &= ~once;
+    ClaimTurn(fresh, players, mover, turn == 1, ties, unclaimed, score);
   }
 }
 
 }  // namespace
 
-Territory EstimateTerritory(const Position& pos) {
+Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
   Territory t;
   const Bitboard contested = ScoreOwnedRegions(pos, t.score);
   t.contested_cells = PopCount(contested);
   if (pos.in_setup()) {
-    ScoreRace(pos, contested, t.score);
+    ScoreRace(pos, contested, options.ties, t.score);
     return t;
   }
   t.finished =
@@ -124,7 +138,7 @@ Territory EstimateTerritory(const Position& pos) {
     for (int p = 0; p < kMaxPlayers; ++p) t.score[p] = sheet.score[p];
     return t;
   }
-  ScoreRace(pos, contested, t.score);
+  ScoreRace(pos, contested, options.ties, t.score);
   return t;
 }
 
@@ -156,8 +170,9 @@ float ScoreMargin(const std::array<float, kMaxPlayers>& score, int players,
   return score[me] - best_other;
 }
 
-float OutcomeValue(const Position& pos, Colour colour) {
-  const Territory t = EstimateTerritory(pos);
+float OutcomeValue(const Position& pos, Colour colour,
+                   const EvalOptions& options) {
+  const Territory t = EstimateTerritory(pos, options);
   const float margin = ScoreMargin(t.score, pos.num_players(), colour);
   if (!t.finished) return margin;
   const unsigned winners = ComputeResult(pos).winners;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 
 #include "engine/position.h"
 
@@ -26,6 +27,22 @@ struct Evaluation {
 // (score = ComputeScores, win = 1 for the sole winner, shared for a draw).
 Evaluation Evaluate(const Position& pos);
 
+// How the race settles a cell that several players reach in the same turn.
+enum class RaceTies : uint8_t {
+  // The player to move takes the cells its first turn reaches (it moves
+  // now); ties in later turns are split evenly.
+  kMoverFirstTurn,
+  // Every tie is split evenly.
+  kSplit,
+  // The first in turn order, counting from the player to move, takes it.
+  kTurnOrder,
+};
+
+// Knobs of the evaluation, for tuning matches; Evaluate uses the defaults.
+struct EvalOptions {
+  RaceTies ties = RaceTies::kMoverFirstTurn;
+};
+
 // The parts Evaluate is built from, for the players and the tests.
 struct Territory {
   std::array<float, kMaxPlayers> score{};  // owned cells + cells reached first
@@ -36,7 +53,8 @@ struct Territory {
 // turns, the player to move one turn ahead) by one player is that player's,
 // a cell reached in the same turn by several is split evenly among them, and
 // a cell nobody reaches counts for nobody. Stones count for their owner.
-Territory EstimateTerritory(const Position& pos);
+Territory EstimateTerritory(const Position& pos,
+                            const EvalOptions& options = {});
 
 // The logistic scale (cells) that turns score differences into win
 // probabilities when `contested_cells` cells are still in play.
@@ -58,6 +76,7 @@ inline constexpr float kWinValue = 1000.0f;
 // What a player wants to maximise, from `colour`'s side: the score margin of
 // EstimateTerritory, plus kWinValue for a finished game `colour` wins alone,
 // minus it for a finished game `colour` does not win (shared: neither).
-float OutcomeValue(const Position& pos, Colour colour);
+float OutcomeValue(const Position& pos, Colour colour,
+                   const EvalOptions& options = {});
 
 }  // namespace wallgo::search

@@ -1,0 +1,142 @@
+// Fits the logistic scale of the evaluation (WinScale) to games: alpha-beta
+// self-play from random openings, every position's estimated margin and
+// contested cells against the final result. Prints the log-loss of the
+// current WinScale and of the best scale a + b * sqrt(contested) on a grid.
+//   build-<dir>/bin/eval_calibrate --games 200 --nodes 20000
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <vector>
+
+#include "boost/program_options.hpp"
+#include "engine/movegen.h"
+#include "engine/regions.h"
+#include "search/eval/alphabeta.h"
+#include "search/eval/eval.h"
+
+namespace wallgo::search {
+namespace {
+
+struct Sample {
+  int contested = 0;
+  float margin = 0;  // red's estimated score minus blue's
+  float red_result = 0;  // 1 win, 0.5 draw, 0 loss
+  bool setup = false;
+  bool red_to_move = false;
+};
+
+void PlayAndRecord(AlphaBetaPlayer& player, const EvalOptions& eval,
+                   uint64_t seed, int placements,
+                   std::vector<Sample>& samples) {
+  Position pos = *Position::Start(Rules::Default(2));
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < placements; ++i) {
+    MoveList moves;
+    GenerateMoves(pos, moves);
+    pos.Play(moves[rng() % moves.size()]);
+  }
+  player.Clear();
+  const size_t first = samples.size();
+  while (!IsGameOver(pos)) {
+    const Territory t = EstimateTerritory(pos, eval);
+    samples.push_back({t.contested_cells, t.score[0] - t.score[1], 0,
+                       pos.in_setup(), pos.to_move() == Colour::kRed});
+    pos.Play(player.Search(pos, {}, nullptr, 10).best);
+  }
+  const unsigned winners = ComputeResult(pos).winners;
+  const float result = winners == 1 ? 1.0f : winners == 2 ? 0.0f : 0.5f;
+  for (size_t i = first; i < samples.size(); ++i) {
+    samples[i].red_result = result;
+  }
+}
+
+// `tempo` (cells) is added to the margin of the side to move: a fitted tempo
+// far from 0 says the evaluation's head start is too small or too large.
+template <typename Scale>
+double LogLoss(const std::vector<Sample>& samples, bool setup, Scale scale,
+               double tempo = 0) {
+  double loss = 0;
+  int n = 0;
+  for (const Sample& s : samples) {
+    if (s.setup != setup) continue;
+    const double margin = s.margin + (s.red_to_move ? tempo : -tempo);
+    double p = 1 / (1 + std::exp(-margin / scale(s.contested)));
+    p = std::clamp(p, 1e-6, 1 - 1e-6);
+    loss -= s.red_result * std::log(p) + (1 - s.red_result) * std::log(1 - p);
+    ++n;
+  }
+  return n ? loss / n : 0;
+}
+
+void Fit(const std::vector<Sample>& samples, bool setup) {
+  double best_loss = 1e9, best_a = 0, best_b = 0;
+  for (double a = 0.25; a <= 12; a += 0.25) {
+    for (double b = 0; b <= 4; b += 0.05) {
+      const double loss = LogLoss(samples, setup, [&](int c) {
+        return a + b * std::sqrt(static_cast<double>(c));
+      });
+      if (loss < best_loss) {
+        best_loss = loss;
+        best_a = a;
+        best_b = b;
+      }
+    }
+  }
+  const double current =
+      LogLoss(samples, setup, [](int c) { return WinScale(c); });
+  double best_tempo = 0;
+  for (double tempo = -4; tempo <= 4; tempo += 0.25) {
+    const double loss = LogLoss(
+        samples, setup,
+        [&](int c) { return best_a + best_b * std::sqrt(double(c)); }, tempo);
+    if (loss < best_loss) {
+      best_loss = loss;
+      best_tempo = tempo;
+    }
+  }
+  std::printf(
+      "%s: log-loss with WinScale %.4f; best %.4f at %.2f + %.2f*sqrt(c), "
+      "tempo %+.2f cells\n",
+      setup ? "setup" : "play", current, best_loss, best_a, best_b,
+      best_tempo);
+}
+
+int Main(int argc, char** argv) {
+  namespace po = boost::program_options;
+  int games = 0, placements = 0, ties = 0;
+  int64_t nodes = 0;
+  po::options_description desc("eval_calibrate options");
+  desc.add_options()("help", "this text")(
+      "games", po::value(&games)->default_value(100), "self-play games")(
+      "nodes", po::value(&nodes)->default_value(20000),
+      "alpha-beta nodes a move")(
+      "placements", po::value(&placements)->default_value(2),
+      "random placements that open each game")(
+      "ties", po::value(&ties)->default_value(0),
+      "RaceTies of the evaluation and the players (0, 1, 2)");
+  po::variables_map vm;
+  po::store(po::parse_command_line(argc, argv, desc), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  SearchOptions options;
+  options.visits = nodes;
+  options.hash_mb = 16;
+  AlphaBetaConfig config;
+  config.eval.ties = static_cast<RaceTies>(ties);
+  AlphaBetaPlayer player(options, config);
+  std::vector<Sample> samples;
+  for (int g = 0; g < games; ++g) PlayAndRecord(player, config.eval, g, placements, samples);
+  std::printf("%zu positions from %d games\n", samples.size(), games);
+  Fit(samples, false);
+  Fit(samples, true);
+  return 0;
+}
+
+}  // namespace
+}  // namespace wallgo::search
+
+int main(int argc, char** argv) { return wallgo::search::Main(argc, argv); }

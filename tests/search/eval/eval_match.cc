@@ -1,0 +1,146 @@
+// Games between the fixed-depth players, for tuning them and measuring how
+// deep alpha-beta gets (not a test). Colours alternate each game pair; each
+// pair starts from the same random placements.
+//   build-<dir>/bin/eval_match --a ab --b greedy --games 20 --movetime 1
+// Players: random, greedy, ab, or ab with settings: ab/maxdepth=4/order=3
+// (ties=0,1,2: RaceTies in order).
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "boost/program_options.hpp"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/regions.h"
+#include "search/eval/alphabeta.h"
+#include "search/eval/greedy.h"
+
+namespace wallgo::search {
+namespace {
+
+struct DepthStats {
+  double sum = 0;
+  int searches = 0;
+};
+
+std::unique_ptr<Searcher> MakePlayer(const std::string& spec,
+                                     const SearchOptions& options) {
+  const std::vector<std::string> parts = absl::StrSplit(spec, '/');
+  if (parts[0] == "random") return std::make_unique<RandomPlayer>(options);
+  if (parts[0] == "greedy") return std::make_unique<GreedyPlayer>(options);
+  if (parts[0] != "ab") return nullptr;
+  AlphaBetaConfig config;
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const std::vector<std::string> kv = absl::StrSplit(parts[i], '=');
+    int value = 0;
+    if (kv.size() != 2 || !absl::SimpleAtoi(kv[1], &value)) return nullptr;
+    if (kv[0] == "maxdepth") config.max_depth = value;
+    if (kv[0] == "order") config.eval_ordering_depth = value;
+    if (kv[0] == "ties") config.eval.ties = static_cast<RaceTies>(value);
+  }
+  return std::make_unique<AlphaBetaPlayer>(options, config);
+}
+
+// Plays one game; returns the winners' bits (by colour index).
+unsigned PlayGame(const Rules& rules, std::vector<Searcher*> seats,
+                  int random_placements, uint64_t opening_seed,
+                  std::vector<DepthStats>& depth) {
+  Position pos = *Position::Start(rules);
+  std::mt19937_64 rng(opening_seed);
+  for (int i = 0; i < random_placements && pos.in_setup(); ++i) {
+    MoveList moves;
+    GenerateMoves(pos, moves);
+    pos.Play(moves[rng() % moves.size()]);
+  }
+  for (Searcher* s : seats) s->Clear();
+  while (!IsGameOver(pos)) {
+    const int seat = Index(pos.to_move());
+    const SearchResult r = seats[seat]->Search(pos, {}, nullptr, 10);
+    if (auto* ab = dynamic_cast<AlphaBetaPlayer*>(seats[seat]);
+        ab != nullptr && !pos.in_setup()) {
+      depth[seat].sum += ab->completed_depth();
+      ++depth[seat].searches;
+    }
+    if (!CheckMove(pos, pos.to_move(), r.best).ok()) {
+      std::cerr << "illegal move " << MoveName(r.best) << "\n";
+      return 0;
+    }
+    pos.Play(r.best);
+  }
+  return ComputeResult(pos).winners;
+}
+
+int Main(int argc, char** argv) {
+  namespace po = boost::program_options;
+  std::string a_spec, b_spec;
+  int games = 0, players = 2, placements = 2;
+  double movetime = 0;
+  int64_t nodes = 0;
+  po::options_description desc("eval_match options");
+  desc.add_options()("help", "this text")(
+      "a", po::value(&a_spec)->default_value("ab"), "first player")(
+      "b", po::value(&b_spec)->default_value("greedy"), "second player")(
+      "games", po::value(&games)->default_value(10), "games (even)")(
+      "players", po::value(&players)->default_value(2), "2, 3 or 4")(
+      "placements", po::value(&placements)->default_value(2),
+      "random placements that open each game pair")(
+      "movetime", po::value(&movetime)->default_value(0.2), "seconds a move")(
+      "nodes", po::value(&nodes)->default_value(0), "node cap (alpha-beta)");
+  po::variables_map vm;
+  po::store(po::parse_command_line(argc, argv, desc), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << desc;
+    return 0;
+  }
+  SearchOptions options;
+  options.movetime_s = movetime;
+  options.visits = nodes;
+  options.hash_mb = 64;
+  std::unique_ptr<Searcher> a = MakePlayer(a_spec, options);
+  std::unique_ptr<Searcher> b = MakePlayer(b_spec, options);
+  if (!a || !b) {
+    std::cerr << "unknown player\n";
+    return 2;
+  }
+  const Rules rules = Rules::Default(players);
+  double a_points = 0;
+  std::vector<DepthStats> a_depth(kMaxPlayers), b_depth(kMaxPlayers);
+  for (int g = 0; g < games; ++g) {
+    // Seat A on colour (g % players), B on every other colour.
+    std::vector<Searcher*> seats(players, b.get());
+    const int a_seat = g % players;
+    seats[a_seat] = a.get();
+    std::vector<DepthStats> depth(kMaxPlayers);
+    const unsigned winners =
+        PlayGame(rules, seats, placements, g / players, depth);
+    const int shares = std::popcount(winners);
+    if (winners & (1u << a_seat)) a_points += 1.0 / shares;
+    for (int p = 0; p < players; ++p) {
+      auto& into = p == a_seat ? a_depth[0] : b_depth[0];
+      into.sum += depth[p].sum;
+      into.searches += depth[p].searches;
+    }
+    std::printf("game %d: A=%s as %s, winners=%x, A points %.1f/%d\n", g + 1,
+                a_spec.c_str(), ColourName(ColourAt(a_seat)).c_str(), winners,
+                a_points, g + 1);
+  }
+  auto mean = [](const DepthStats& d) {
+    return d.searches ? d.sum / d.searches : 0.0;
+  };
+  std::printf("A %s scored %.1f of %d; mean depth A %.2f, B %.2f\n",
+              a_spec.c_str(), a_points, games, mean(a_depth[0]),
+              mean(b_depth[0]));
+  return 0;
+}
+
+}  // namespace
+}  // namespace wallgo::search
+
+int main(int argc, char** argv) { return wallgo::search::Main(argc, argv); }
