@@ -345,6 +345,51 @@ TEST(RulesTest, NoBreakersInTwoPlayerGamesOrWithBreakersZero) {
   EXPECT_FALSE(CheckMove(three, Colour::kRed, MoveOf("d4d4xn")).ok());
 }
 
+TEST(RulesTest, FourPlayerBreakersAreOncePerPlayer) {
+  Position pos = Parse(
+      "players=4 turn=yellow red=a1,a2 blue=g1,g2 green=a7,a6 yellow=d4,g7 "
+      "red-walls=d4n,d4e green-walls=b1n");
+  EXPECT_EQ(BreakMoves(pos), (std::set<std::string>{"d4d4xn", "d4d4xe"}));
+  PlayAll(pos, {"d4d4xe"});
+  EXPECT_EQ(pos.breakers_left(Colour::kYellow), 0);
+  EXPECT_EQ(pos.walls_on_board(Colour::kRed), 1);
+  // Red reaches b1's north edge; its own breaker is still there.
+  ASSERT_EQ(pos.to_move(), Colour::kRed);
+  EXPECT_TRUE(BreakMoves(pos).contains("a1b1xn"));
+  PlayAll(pos, {"a1b1xn", "g1g1n", "a7a7e"});
+  ASSERT_EQ(pos.to_move(), Colour::kYellow);
+  EXPECT_TRUE(BreakMoves(pos).empty());
+  EXPECT_TRUE(EngineMoveNames(pos).contains("d4d4e"));  // free again
+}
+
+TEST(RulesTest, BrokenWallsNoLongerCountAgainstTheirBuildersLimit) {
+  // types.h: the wall limit counts the walls a player has on the board.
+  Position pos = Parse(
+      "players=3 wall-limit=1 turn=red red=d4,a1 blue=g1,g7 green=a7,g4 "
+      "red-walls=b6n blue-walls=d4n");
+  EXPECT_EQ(pos.walls_left(Colour::kRed), 0);
+  EXPECT_EQ(pos.walls_left(Colour::kBlue), 0);
+  // Out of walls, red can still break: a break builds nothing.
+  EXPECT_TRUE(HasLegalTurn(pos, Colour::kRed));
+  EXPECT_EQ(BreakMoves(pos), (std::set<std::string>{"d4d4xn"}));
+  PlayAll(pos, {"d4d4xn"});
+  EXPECT_EQ(pos.walls_left(Colour::kBlue), 1);
+  EXPECT_TRUE(EngineMoveNames(pos).contains("g1g1n"));
+}
+
+TEST(RulesTest, WallLimitZeroEndsTheGameAfterTheSetup) {
+  Rules rules = Rules::Default(2);
+  rules.wall_limit = 0;
+  Position pos = StartOf(rules);
+  PlayAll(pos, {"c3", "e3", "c5"});
+  EXPECT_FALSE(IsGameOver(pos));
+  PlayAll(pos, {"e5"});
+  EXPECT_FALSE(pos.in_setup());
+  EXPECT_TRUE(IsGameOver(pos));  // nobody can build: no legal turn for anyone
+  EXPECT_EQ(CountMoves(pos), 0);
+  EXPECT_TRUE(ComputeResult(pos).is_draw());
+}
+
 struct SetupCase {
   const char* name;
   Rules rules;
@@ -460,6 +505,35 @@ TEST(RulesTest, GameRejectsIllegalMovesAndUndoes) {
   EXPECT_EQ(game->position().to_move(), Colour::kBlue);
   ASSERT_TRUE(game->Undo().ok());
   EXPECT_EQ(game->position(), game->start());
+}
+
+TEST(RulesTest, CheckMoveRejectsCellsOffTheBoard) {
+  const Position pos = Parse("turn=red red=d4,a1,a3,a5 blue=g1,g3,g5,g7");
+  const int d4 = CellAt("d4");
+  for (int cell : {49, 55, 63, 64, 200, 255}) {
+    EXPECT_FALSE(
+        CheckMove(pos, Colour::kRed, Move::Turn(cell, d4, Side::kNorth)).ok());
+    EXPECT_FALSE(
+        CheckMove(pos, Colour::kRed, Move::Turn(d4, cell, Side::kNorth)).ok());
+    EXPECT_FALSE(
+        CheckMove(pos, Colour::kRed, Move::Break(d4, cell, Side::kWest)).ok());
+  }
+  const Position setup = StartOf(Rules::Default(2));
+  for (int cell : {49, 63, 64, 255}) {
+    EXPECT_FALSE(CheckMove(setup, Colour::kRed, Move::Place(cell)).ok());
+  }
+}
+
+TEST(RulesTest, ResignationInAThreePlayerGameLeavesTheOthersToShare) {
+  absl::StatusOr<Game> game = Game::New(Rules::Default(3));
+  ASSERT_TRUE(game.ok());
+  ASSERT_TRUE(game->Play(Colour::kRed, Move::Resign()).ok());
+  EXPECT_TRUE(game->is_over());
+  EXPECT_EQ(game->resigned(), Colour::kRed);
+  // Nobody owns anything yet: the two others share the draw.
+  EXPECT_EQ(game->result().winners, 0b110u);
+  EXPECT_EQ(game->Play(Colour::kBlue, MoveOf("d4")).code(),
+            absl::StatusCode::kFailedPrecondition);
 }
 
 TEST(RulesTest, ResignationEndsTheGameForTheOpponent) {
