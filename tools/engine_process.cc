@@ -21,11 +21,13 @@ namespace {
 // A line longer than this is garbage, not an answer.
 constexpr size_t kMaxLine = 1 << 20;
 
-int MillisLeft(SteadyClock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+// Milliseconds to wait in poll, rounded up so that a wait that times out
+// has really reached the deadline, and at most `cap`.
+int MillisLeft(SteadyClock::time_point deadline, int cap = 1'000'000) {
+  const auto left = std::chrono::ceil<std::chrono::milliseconds>(
       deadline - SteadyClock::now());
   if (left.count() <= 0) return 0;
-  return left.count() > 1'000'000 ? 1'000'000 : static_cast<int>(left.count());
+  return left.count() > cap ? cap : static_cast<int>(left.count());
 }
 
 Reply Failure(Fault fault, std::string detail) {
@@ -228,10 +230,16 @@ Reply EngineProcess::ReadLine(SteadyClock::time_point deadline,
     if (pending_.size() > kMaxLine) {
       return Failure(Fault::kFraming, "an output line longer than 1 MiB");
     }
+    // Waits in short slices: a child that died while a process it started
+    // still holds the pipe open never shows as end of file.
     pollfd p{out_fd_, POLLIN, 0};
-    const int ready = poll(&p, 1, MillisLeft(deadline));
+    const int ready = poll(&p, 1, MillisLeft(deadline, 50));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) return Failure(Fault::kTimeout, "no answer in time");
+    if (ready == 0) {
+      if (HasExited()) return Failure(Fault::kCrash, DescribeExit());
+      if (SteadyClock::now() < deadline) continue;
+      return Failure(Fault::kTimeout, "no answer in time");
+    }
     char buffer[4096];
     const ssize_t n = read(out_fd_, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
@@ -260,6 +268,12 @@ Reply EngineProcess::Ask(std::string_view command,
     if (line.empty()) return reply;
     absl::StrAppend(&reply.text, "\n", line);
   }
+}
+
+bool EngineProcess::HasExited() const {
+  siginfo_t info{};
+  return waitid(P_PID, pid_, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid == pid_;
 }
 
 std::string EngineProcess::DescribeExit() {

@@ -83,6 +83,8 @@ class EngineProcess {
   Reply ReadLine(SteadyClock::time_point deadline, std::string& line);
   // Why the process is gone: "exited with status 3", "killed by signal 11".
   std::string DescribeExit();
+  // Whether the child has exited (without reaping it).
+  bool HasExited() const;
   void DrainStderr();
   void CloseFds();
 

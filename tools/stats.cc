@@ -56,20 +56,35 @@ SprtState Decide(SprtState s) {
   return s;
 }
 
-// Mean and population variance of the pair score (points / 2, so 0..1).
+// Mean and population variance of the pair score (points / 2, so 0..1)
+// over `n` pairs with the given counts.
 struct Moments {
-  double mean = 0, variance = 0;
+  double mean = 0, variance = 0, n = 0;
 };
-Moments PairMoments(const Pentanomial& p) {
+Moments PairMoments(const std::array<double, 5>& counts) {
   Moments m;
-  const int n = p.pairs();
-  if (n == 0) return m;
-  for (int k = 0; k < 5; ++k) m.mean += double(p.counts[k]) / n * (k / 4.0);
+  for (double c : counts) m.n += c;
+  if (m.n == 0) return m;
+  for (int k = 0; k < 5; ++k) m.mean += counts[k] / m.n * (k / 4.0);
   for (int k = 0; k < 5; ++k) {
     const double dev = k / 4.0 - m.mean;
-    m.variance += double(p.counts[k]) / n * dev * dev;
+    m.variance += counts[k] / m.n * dev * dev;
   }
   return m;
+}
+
+Moments PairMoments(const Pentanomial& p) {
+  std::array<double, 5> counts;
+  for (int k = 0; k < 5; ++k) counts[k] = p.counts[k];
+  return PairMoments(counts);
+}
+
+// fishtest's regularisation: an empty count becomes 1e-3, so that a match
+// where every pair ends the same way (variance 0) can still be decided.
+Moments RegularizedPairMoments(const Pentanomial& p) {
+  std::array<double, 5> counts;
+  for (int k = 0; k < 5; ++k) counts[k] = p.counts[k] == 0 ? 1e-3 : p.counts[k];
+  return PairMoments(counts);
 }
 
 }  // namespace
@@ -134,10 +149,10 @@ SprtState TrinomialSprt(const Trinomial& t, const SprtParams& params) {
 
 SprtState PentanomialSprt(const Pentanomial& p, const SprtParams& params) {
   SprtState s = Bounds(params);
-  const Moments m = PairMoments(p);
-  if (m.variance <= 0) return s;
+  if (p.pairs() == 0) return s;
+  const Moments m = RegularizedPairMoments(p);
   const double s0 = ScoreFromElo(params.elo0), s1 = ScoreFromElo(params.elo1);
-  s.llr = p.pairs() * (s1 - s0) * (2 * m.mean - s0 - s1) / (2 * m.variance);
+  s.llr = m.n * (s1 - s0) * (2 * m.mean - s0 - s1) / (2 * m.variance);
   return Decide(s);
 }
 

@@ -72,7 +72,8 @@ SprtState TrinomialSprt(const Trinomial& t, const SprtParams& params);
 // fastchess/fishtest-style GSPRT on game pairs with logistic Elo bounds:
 // LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v), N pairs, m and v the mean and
 // variance of the pair score (halved, 0..1), s0 and s1 the scores at elo0
-// and elo1. LLR stays 0 while the variance is 0.
+// and elo1. Empty counts are taken as 1e-3 (fishtest's regularisation), so
+// N is the regularised number of pairs; LLR is 0 without pairs.
 SprtState PentanomialSprt(const Pentanomial& p, const SprtParams& params);
 SprtState RunSprt(const Trinomial& t, const Pentanomial& p,
                   const SprtParams& params);

@@ -1,0 +1,51 @@
+// A short real match: the real `wallgo` engine against itself under the
+// referee, every game finished by the rules, records consistent.
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "engine/game.h"
+#include "engine/notation.h"
+#include "engine/regions.h"
+#include "gtest/gtest.h"
+#include "tools/match.h"
+#include "tools/schedule.h"
+
+namespace wallgo::referee {
+namespace {
+
+TEST(WallgoMatchTest, SelfPlayPairFinishesByTheRules) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      absl::StrCat("wallgo-referee-real-", getpid());
+  std::filesystem::create_directories(dir);
+  MatchOptions o;
+  o.engines = {{"wallgo-a", WALLGO}, {"wallgo-b", WALLGO}};
+  o.games = 2;
+  o.time.movetime_s = 0.05;
+  o.margin_s = 1.0;
+  o.engine_log = dir / "engines.log";
+  o.records_file = dir / "games.jsonl";
+  o.quiet = true;
+  std::ostringstream out;
+  absl::StatusOr<MatchResult> result = RunMatch(o, out);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_EQ(result->records.size(), 2u);
+  for (const GameRecord& r : result->records) {
+    EXPECT_EQ(r.reason, "finished") << r.detail;
+    Game game(ResolveOpening(o.rules, r.opening)->start);
+    for (const MoveRecord& m : r.moves) {
+      ASSERT_TRUE(game.Play(*ParseColour(m.colour), *ParseMove(m.move)).ok());
+    }
+    EXPECT_TRUE(IsGameOver(game.position()));
+    EXPECT_EQ(PositionString(game.position()), r.final_position);
+  }
+  errno = 0;
+  EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace wallgo::referee
