@@ -14,7 +14,7 @@
 
 namespace wallgo::search {
 
-inline constexpr int64_t kBenchVisits = 1500;  // playouts per position
+inline constexpr int64_t kBenchVisits = 40000;  // playouts per position
 
 struct BenchPosition {
   std::string rules;  // ParseRules text
@@ -29,7 +29,7 @@ const std::vector<BenchPosition>& BenchPositions();
 Position BenchStart(const BenchPosition& bench);
 
 struct BenchReport {
-  int64_t nodes = 0;   // total nodes created: the signature
+  int64_t nodes = 0;   // total nodes passed by the playouts: the signature
   int64_t visits = 0;  // total playouts
   double seconds = 0;
   double nodes_per_second = 0;

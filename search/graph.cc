@@ -79,13 +79,14 @@ uint64_t PositionCheck(const Position& pos) {
 
 Graph::Graph(size_t bytes) {
   const size_t node_bytes = sizeof(Node) + kSlotBytesPerNode;
-  node_capacity_ =
-      std::max<int64_t>(16, static_cast<int64_t>(bytes * kNodeShare / node_bytes));
+  node_capacity_ = std::max<int64_t>(
+      16, static_cast<int64_t>(bytes * kNodeShare / node_bytes));
   const size_t slots = std::bit_ceil(static_cast<size_t>(2 * node_capacity_));
   slot_mask_ = slots - 1;
   const int64_t used = node_capacity_ * sizeof(Node) + slots * sizeof(uint32_t);
-  edge_capacity_ = std::max<int64_t>(
-      512, (static_cast<int64_t>(bytes) - used) / static_cast<int64_t>(sizeof(Edge)));
+  edge_capacity_ =
+      std::max<int64_t>(512, (static_cast<int64_t>(bytes) - used) /
+                                 static_cast<int64_t>(sizeof(Edge)));
   nodes_ = std::make_unique<Node[]>(node_capacity_);
   edges_ = std::make_unique<Edge[]>(edge_capacity_);
   slots_ = std::make_unique<uint32_t[]>(slots);  // zeroed: every slot empty
@@ -246,10 +247,10 @@ void Graph::Clear() {
 
 GraphStats Graph::Stats() const {
   GraphStats s;
-  s.nodes = std::min(nodes_used_.load(std::memory_order_relaxed),
-                     node_capacity_) - 1;
-  s.edges = std::min(edges_used_.load(std::memory_order_relaxed),
-                     edge_capacity_);
+  s.nodes =
+      std::min(nodes_used_.load(std::memory_order_relaxed), node_capacity_) - 1;
+  s.edges =
+      std::min(edges_used_.load(std::memory_order_relaxed), edge_capacity_);
   s.node_capacity = node_capacity_ - 1;
   s.edge_capacity = edge_capacity_;
   s.bytes = node_capacity_ * sizeof(Node) + edge_capacity_ * sizeof(Edge) +

@@ -67,8 +67,8 @@ struct Node {
 uint64_t PositionCheck(const Position& pos);
 
 struct GraphStats {
-  int64_t nodes = 0;           // nodes in use
-  int64_t edges = 0;           // edges in use
+  int64_t nodes = 0;  // nodes in use
+  int64_t edges = 0;  // edges in use
   int64_t node_capacity = 0;
   int64_t edge_capacity = 0;
   int64_t bytes = 0;           // memory held by arenas and table
@@ -99,7 +99,9 @@ class Graph {
 
   Node& node(NodeId id) { return nodes_[id]; }
   const Node& node(NodeId id) const { return nodes_[id]; }
-  Edge* edges(const Node& n) { return &edges_[n.edge_begin.load(std::memory_order_relaxed)]; }
+  Edge* edges(const Node& n) {
+    return &edges_[n.edge_begin.load(std::memory_order_relaxed)];
+  }
   Edge& edge(int64_t index) { return edges_[index]; }
 
   // Keeps only the nodes reachable from `root` and returns root's new id;

@@ -1,10 +1,11 @@
 // MakeSearcher: the player behind each level, from a random mover for
 // beginners to the full-strength graph search.
+#include "search/levels.h"
+
 #include <memory>
 
 #include "search/eval/alphabeta.h"
 #include "search/eval/greedy.h"
-#include "search/levels.h"
 #include "search/mcts.h"
 
 namespace wallgo::search {

@@ -13,6 +13,7 @@
 #include "engine/zobrist.h"
 #include "search/eval/eval.h"
 #include "search/time_plan.h"
+#include "search/tree_policy.h"
 
 namespace wallgo::search {
 namespace {
@@ -20,9 +21,6 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 
 constexpr int kMaxDepth = 512;
-// A pending (virtual) visit counts as a loss for the player choosing it, so
-// that concurrent threads spread over different lines.
-constexpr float kVirtualLossUtility = 0.0f;
 constexpr int kMaxPv = 12;
 
 double Seconds(SteadyClock::time_point since) {
@@ -38,19 +36,11 @@ Value ValueOf(const Evaluation& ev, int players) {
   return v;
 }
 
-struct PathStep {
-  NodeId node;
-  int edge;
-};
-
 struct ThreadState {
   std::mt19937_64 rng;
   NodeId spare = kNoNode;  // allocated but not published (lost a race)
   std::vector<PathStep> path;
 };
-
-// A sure sole win for `player`.
-bool SureWin(const Value& v, int player) { return v.win[player] >= 1.0f; }
 
 }  // namespace
 
@@ -84,6 +74,8 @@ class MctsSearcher::Run {
       }
       Playout(t);
       completed_.fetch_add(1, std::memory_order_relaxed);
+      visited_.fetch_add(static_cast<int64_t>(t.path.size()) + 1,
+                         std::memory_order_relaxed);
       if (RootProof() == Proof::kExact) done_.store(true);
     }
   }
@@ -93,6 +85,7 @@ class MctsSearcher::Run {
   int64_t completed() const {
     return completed_.load(std::memory_order_relaxed);
   }
+  int64_t visited() const { return visited_.load(std::memory_order_relaxed); }
   Proof RootProof() const {
     return graph_.node(root_).proof.load(std::memory_order_acquire);
   }
@@ -109,9 +102,8 @@ class MctsSearcher::Run {
       order[i] = i;
       keys[i] = RankKey(root, i);
     }
-    std::stable_sort(order.begin(), order.end(), [&keys](int a, int b) {
-      return keys[a] > keys[b];
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&keys](int a, int b) { return keys[a] > keys[b]; });
     return order;
   }
 
@@ -187,7 +179,8 @@ class MctsSearcher::Run {
     if (proof != Proof::kNone && SureWin(v, p)) {
       return {2, 0, v.Utility(p)};
     }
-    if (proof != Proof::kNone && v.win[p] <= 0.0f) return {0, visits, v.Utility(p)};
+    if (proof != Proof::kNone && v.win[p] <= 0.0f)
+      return {0, visits, v.Utility(p)};
     return {1, visits, v.Utility(p)};
   }
 
@@ -213,8 +206,8 @@ class MctsSearcher::Run {
     for (int i = 0; i < config_.playout_moves; ++i) {
       GenerateMoves(p, moves);
       if (moves.empty()) break;
-      p.Play(moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(
-          t.rng)]);
+      p.Play(moves[std::uniform_int_distribution<int>(
+          0, moves.size() - 1)(t.rng)]);
     }
     return ValueOf(Evaluate(p), players_);
   }
@@ -298,35 +291,6 @@ class MctsSearcher::Run {
     return true;
   }
 
-  // PUCT over the edges, with virtual losses; adds one to the chosen edge.
-  int Select(Node& n) {
-    const int p = n.to_move;
-    Edge* e = graph_.edges(n);
-    const int count = n.num_edges.load(std::memory_order_relaxed);
-    int64_t total = 0;
-    for (int i = 0; i < count; ++i) {
-      total += e[i].visits.load(std::memory_order_relaxed) +
-               e[i].virtual_loss.load(std::memory_order_relaxed);
-    }
-    const double explore = config_.c_puct * std::sqrt(double(total) + 1);
-    int best = 0;
-    double best_score = -std::numeric_limits<double>::infinity();
-    for (int i = 0; i < count; ++i) {
-      const int32_t visits = e[i].visits.load(std::memory_order_relaxed);
-      const int32_t pending = e[i].virtual_loss.load(std::memory_order_relaxed);
-      const NodeId child = e[i].child.load(std::memory_order_acquire);
-      double q = child != kNoNode ? graph_.node(child).q.Utility(p)
-                                  : e[i].first_utility;
-      if (pending > 0) {
-        q = (q * visits + pending * kVirtualLossUtility) / (visits + pending);
-      }
-      const double score = q + explore * e[i].prior / (1 + visits + pending);
-      if (score > best_score) best_score = score, best = i;
-    }
-    e[best].virtual_loss.fetch_add(1, std::memory_order_relaxed);
-    return best;
-  }
-
   void Playout(ThreadState& t) {
     Position pos = root_pos_;
     NodeId id = root_;
@@ -338,7 +302,7 @@ class MctsSearcher::Run {
         break;
       }
       if (!Expand(id, pos, t)) break;  // memory full: a leaf for now
-      const int i = Select(n);
+      const int i = SelectEdge(graph_, n, config_.c_puct);
       Edge& e = graph_.edges(n)[i];
       pos.Play(e.move);
       NodeId child = e.child.load(std::memory_order_acquire);
@@ -353,71 +317,7 @@ class MctsSearcher::Run {
       t.path.push_back({id, i});
       id = child;
     }
-    Backup(t.path);
-  }
-
-  void Backup(const std::vector<PathStep>& path) {
-    for (auto it = path.rbegin(); it != path.rend(); ++it) {
-      Node& n = graph_.node(it->node);
-      Edge& e = graph_.edges(n)[it->edge];
-      e.visits.fetch_add(1, std::memory_order_relaxed);
-      e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
-      Update(n);
-    }
-  }
-
-  // Recomputes n's value from its children (Q = (U + sum N*Q) / (1 + sum N))
-  // and tries to prove it: a child that is a sure win for the mover, or
-  // children that are all decided, decide n (max-n: the mover picks its best).
-  void Update(Node& n) {
-    if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) return;
-    const int p = n.to_move;
-    Edge* e = graph_.edges(n);
-    const int count = n.num_edges.load(std::memory_order_relaxed);
-    Value sum = n.eval;
-    double weight = 1;
-    bool all_decided = true, all_exact = true, sure_win = false;
-    Value best;
-    float best_utility = -std::numeric_limits<float>::infinity();
-    for (int i = 0; i < count; ++i) {
-      const NodeId child = e[i].child.load(std::memory_order_acquire);
-      if (child == kNoNode) {
-        all_decided = all_exact = false;
-        continue;
-      }
-      const Node& c = graph_.node(child);
-      const Value v = c.q.Load();
-      const int32_t visits = e[i].visits.load(std::memory_order_relaxed);
-      for (int k = 0; k < players_; ++k) {
-        sum.win[k] += visits * v.win[k];
-        sum.margin[k] += visits * v.margin[k];
-      }
-      weight += visits;
-      const Proof proof = c.proof.load(std::memory_order_acquire);
-      if (proof == Proof::kNone) {
-        all_decided = all_exact = false;
-        continue;
-      }
-      all_exact = all_exact && proof == Proof::kExact;
-      const float u = v.Utility(p);
-      if (SureWin(v, p) && (!sure_win || u > best_utility)) {
-        sure_win = true;
-        best = v, best_utility = u;
-      } else if (!sure_win && u > best_utility) {
-        best = v, best_utility = u;
-      }
-    }
-    if (sure_win || all_decided) {
-      n.q.Store(best);
-      n.proof.store(all_decided && all_exact ? Proof::kExact : Proof::kDecided,
-                    std::memory_order_release);
-      return;
-    }
-    for (int k = 0; k < players_; ++k) {
-      sum.win[k] /= weight;
-      sum.margin[k] /= weight;
-    }
-    n.q.Store(sum);
+    Backup(graph_, t.path, players_);
   }
 
   Graph& graph_;
@@ -428,6 +328,7 @@ class MctsSearcher::Run {
   NodeId root_ = kNoNode;
   std::atomic<int64_t> started_{0};
   std::atomic<int64_t> completed_{0};
+  std::atomic<int64_t> visited_{0};  // nodes passed by all playouts
   std::atomic<bool> done_{false};
 };
 
@@ -444,7 +345,8 @@ void MctsSearcher::SetOptions(const SearchOptions& options) {
   options_ = options;
   if (resize) {
     graph_.reset();  // free the old arenas before taking the new ones
-    graph_ = std::make_unique<Graph>(static_cast<size_t>(options.hash_mb) << 20);
+    graph_ =
+        std::make_unique<Graph>(static_cast<size_t>(options.hash_mb) << 20);
   }
 }
 
@@ -496,10 +398,13 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
   stop_.store(false, std::memory_order_relaxed);
   const uint64_t search_seed =
       zobrist::SplitMix64(options_.seed ^ zobrist::SplitMix64(++searches_));
-  const TimePlan plan = PlanTime(options_, limits, pos, config_.default_movetime_s);
-  int64_t visit_limit = options_.visits > 0 ? options_.visits
-                                            : std::numeric_limits<int64_t>::max();
-  if (config_.max_visits > 0) visit_limit = std::min(visit_limit, config_.max_visits);
+  const TimePlan plan =
+      PlanTime(options_, limits, pos, config_.default_movetime_s);
+  int64_t visit_limit = options_.visits > 0
+                            ? options_.visits
+                            : std::numeric_limits<int64_t>::max();
+  if (config_.max_visits > 0)
+    visit_limit = std::min(visit_limit, config_.max_visits);
 
   ReuseOrClear(*graph_, pos);
   Run run(*graph_, config_, pos, visit_limit);
@@ -527,12 +432,13 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
       on_info(run.Info(8, elapsed));
       next_info = elapsed + info_interval_s;
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(
-        run.done() ? 20000 : 1000));
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(run.done() ? 20000 : 1000));
   }
   run.Finish();
   for (std::thread& w : workers) w.join();
 
+  last_nodes_visited_ = run.visited();
   SearchResult result;
   result.info = run.Info(16, Seconds(start));
   const bool sure = run.RootProof() != Proof::kNone;

@@ -52,6 +52,9 @@ class MctsSearcher : public Searcher {
   void set_config(const MctsConfig& config) { config_ = config; }
   // The graph after the last search (node counts, memory).
   GraphStats graph_stats() const;
+  // Nodes passed by the last search's playouts (the root counted once per
+  // playout): the bench's signature, which any change of behaviour moves.
+  int64_t last_nodes_visited() const { return last_nodes_visited_; }
 
   class Run;  // one search in progress
 
@@ -60,7 +63,9 @@ class MctsSearcher : public Searcher {
   MctsConfig config_;
   std::unique_ptr<Graph> graph_;
   std::atomic<bool> stop_{false};
-  uint64_t searches_ = 0;  // varies the random streams between searches
+  uint64_t searches_ = 0;
+  int64_t last_nodes_visited_ =
+      0;  // varies the random streams between searches
 };
 
 }  // namespace wallgo::search

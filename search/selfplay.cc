@@ -149,7 +149,8 @@ void RunSpeed(const SearchOptions& o) {
         r.info.elapsed_s, r.info.total_visits / r.info.elapsed_s, r.info.nodes,
         MoveName(r.best), searcher.graph_stats().nodes,
         searcher.graph_stats().node_capacity, searcher.graph_stats().edges,
-        searcher.graph_stats().edge_capacity, searcher.graph_stats().bytes >> 20);
+        searcher.graph_stats().edge_capacity,
+        searcher.graph_stats().bytes >> 20);
   }
 }
 
@@ -161,7 +162,8 @@ int main(int argc, char** argv) {
   SearchOptions o;
   po::options_description desc("wallgo-selfplay options");
   desc.add_options()("help", "this text")(
-      "mode", po::value(&mode)->default_value("match"), "match, bench or speed")(
+      "mode", po::value(&mode)->default_value("match"),
+      "match, bench or speed")(
       "rules", po::value(&rules_text)->default_value("players=2"), "rules")(
       "games", po::value(&m.games)->default_value(10), "games (match)")(
       "a", po::value(&m.a.level)->default_value(10), "level of A")(

@@ -36,8 +36,8 @@ TimePlan PlanTime(const SearchOptions& options, const Limits& limits,
     const Clock& clock = limits.clock;
     double hard = soft;
     if (!clock.in_byo) {
-      hard = std::max(soft, std::min(kMaxStretch * soft,
-                                     kMaxMainShare * clock.main_s));
+      hard = std::max(
+          soft, std::min(kMaxStretch * soft, kMaxMainShare * clock.main_s));
     }
     return {soft, hard, true};
   }

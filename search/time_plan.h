@@ -9,9 +9,9 @@
 namespace wallgo::search {
 
 struct TimePlan {
-  double soft_s;     // stop here unless the best moves are close
-  double hard_s;     // never think longer
-  bool flexible;     // clock play: may stretch to hard_s or stop early
+  double soft_s;  // stop here unless the best moves are close
+  double hard_s;  // never think longer
+  bool flexible;  // clock play: may stretch to hard_s or stop early
 };
 
 // `default_s` is used when the limits give no time, no clock and no visits

@@ -1,0 +1,97 @@
+#include "search/tree_policy.h"
+
+#include <cmath>
+#include <limits>
+
+namespace wallgo::search {
+
+int SelectEdge(Graph& graph, Node& n, double c_puct) {
+  const int p = n.to_move;
+  Edge* e = graph.edges(n);
+  const int count = n.num_edges.load(std::memory_order_relaxed);
+  int64_t total = 0;
+  for (int i = 0; i < count; ++i) {
+    total += e[i].visits.load(std::memory_order_relaxed) +
+             e[i].virtual_loss.load(std::memory_order_relaxed);
+  }
+  const double explore = c_puct * std::sqrt(double(total) + 1);
+  int best = 0;
+  double best_score = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < count; ++i) {
+    const int32_t visits = e[i].visits.load(std::memory_order_relaxed);
+    const int32_t pending = e[i].virtual_loss.load(std::memory_order_relaxed);
+    const NodeId child = e[i].child.load(std::memory_order_acquire);
+    double q =
+        child != kNoNode ? graph.node(child).q.Utility(p) : e[i].first_utility;
+    if (pending > 0) {
+      q = (q * visits + pending * kVirtualLossUtility) / (visits + pending);
+    }
+    const double score = q + explore * e[i].prior / (1 + visits + pending);
+    if (score > best_score) best_score = score, best = i;
+  }
+  e[best].virtual_loss.fetch_add(1, std::memory_order_relaxed);
+  return best;
+}
+
+void Backup(Graph& graph, const std::vector<PathStep>& path, int players) {
+  for (auto it = path.rbegin(); it != path.rend(); ++it) {
+    Node& n = graph.node(it->node);
+    Edge& e = graph.edges(n)[it->edge];
+    e.visits.fetch_add(1, std::memory_order_relaxed);
+    e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
+    UpdateNode(graph, n, players);
+  }
+}
+
+void UpdateNode(Graph& graph, Node& n, int players) {
+  if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) return;
+  const int p = n.to_move;
+  Edge* e = graph.edges(n);
+  const int count = n.num_edges.load(std::memory_order_relaxed);
+  Value sum = n.eval;
+  double weight = 1;
+  bool all_decided = true, all_exact = true, sure_win = false;
+  Value best;
+  float best_utility = -std::numeric_limits<float>::infinity();
+  for (int i = 0; i < count; ++i) {
+    const NodeId child = e[i].child.load(std::memory_order_acquire);
+    if (child == kNoNode) {
+      all_decided = all_exact = false;
+      continue;
+    }
+    const Node& c = graph.node(child);
+    const Value v = c.q.Load();
+    const int32_t visits = e[i].visits.load(std::memory_order_relaxed);
+    for (int k = 0; k < players; ++k) {
+      sum.win[k] += visits * v.win[k];
+      sum.margin[k] += visits * v.margin[k];
+    }
+    weight += visits;
+    const Proof proof = c.proof.load(std::memory_order_acquire);
+    if (proof == Proof::kNone) {
+      all_decided = all_exact = false;
+      continue;
+    }
+    all_exact = all_exact && proof == Proof::kExact;
+    const float u = v.Utility(p);
+    if (SureWin(v, p) && (!sure_win || u > best_utility)) {
+      sure_win = true;
+      best = v, best_utility = u;
+    } else if (!sure_win && u > best_utility) {
+      best = v, best_utility = u;
+    }
+  }
+  if (sure_win || all_decided) {
+    n.q.Store(best);
+    n.proof.store(all_decided && all_exact ? Proof::kExact : Proof::kDecided,
+                  std::memory_order_release);
+    return;
+  }
+  for (int k = 0; k < players; ++k) {
+    sum.win[k] /= weight;
+    sum.margin[k] /= weight;
+  }
+  n.q.Store(sum);
+}
+
+}  // namespace wallgo::search

@@ -1,0 +1,46 @@
+// The graph search's in-tree steps, on a Graph any thread may share:
+// choosing an edge (PUCT with virtual loss), and backing a playout up its
+// path (edge visits, node values recomputed from the children, proofs).
+#pragma once
+
+#include <vector>
+
+#include "search/graph.h"
+#include "search/value.h"
+
+namespace wallgo::search {
+
+// A pending (virtual) visit counts as a loss for the player choosing it, so
+// that concurrent threads spread over different lines.
+inline constexpr float kVirtualLossUtility = 0.0f;
+
+// One step of a playout: `edge` of `node` was taken.
+struct PathStep {
+  NodeId node;
+  int edge;
+};
+
+// A sure sole win for `player`.
+inline bool SureWin(const Value& v, int player) {
+  return v.win[player] >= 1.0f;
+}
+
+// The edge of expanded node `n` with the best PUCT score for n's mover:
+//   Q + c_puct * prior * sqrt(1 + sum N) / (1 + N),
+// where N counts visits and pending virtual losses, Q is the child's value
+// (or the edge's first-play value) mixed with the virtual losses. Adds a
+// virtual loss to the chosen edge.
+int SelectEdge(Graph& graph, Node& n, double c_puct);
+
+// Recomputes n's value from its own evaluation U and its children's values,
+// weighted by edge visits: Q = (U + sum N*Q_child) / (1 + sum N). Then tries
+// to prove n: a decided child that is a sure win for the mover, or children
+// all decided, decide n (max-n: the mover picks its best child); all exact
+// make n exact. Exact nodes are left alone.
+void UpdateNode(Graph& graph, Node& n, int players);
+
+// Counts the playout on every edge of `path`, removes its virtual losses
+// and updates the nodes from the leaf up.
+void Backup(Graph& graph, const std::vector<PathStep>& path, int players);
+
+}  // namespace wallgo::search

@@ -1,0 +1,246 @@
+// The graph search end to end: solver positions near the end, determinism,
+// memory bounds, tree reuse, time limits, stop, and threaded searches (the
+// tests named Threaded* also run under ThreadSanitizer in CI).
+#include "search/mcts.h"
+
+#include <chrono>
+#include <thread>
+
+#include "absl/strings/string_view.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/regions.h"
+#include "gtest/gtest.h"
+#include "search/bench.h"
+
+namespace wallgo::search {
+namespace {
+
+Position Parse(absl::string_view text) {
+  absl::StatusOr<Position> pos = ParsePosition(text);
+  EXPECT_TRUE(pos.ok()) << pos.status();
+  return *pos;
+}
+
+SearchOptions Options(int64_t visits, int threads = 1, int hash_mb = 16) {
+  SearchOptions o;
+  o.visits = visits;
+  o.threads = threads;
+  o.hash_mb = hash_mb;
+  o.seed = 3;
+  return o;
+}
+
+SearchResult SearchOnce(const Position& pos, const SearchOptions& o) {
+  MctsSearcher searcher(o);
+  return searcher.Search(pos, Limits{}, nullptr, 0);
+}
+
+bool Legal(const Position& pos, Move move) {
+  return CheckMove(pos, pos.to_move(), move).ok();
+}
+
+// Walls north of row 3 except at d3: red's stones above (28 cells), blue's
+// below (21). Red closes the gap from d4 and wins at once.
+constexpr absl::string_view kRedClosesAndWins =
+    "players=2 setup=empty turn=red red=c5,e5,b6,f6 blue=b2,f2,c1,e1 "
+    "red-walls=a3n,b3n,c3n blue-walls=e3n,f3n,g3n";
+
+// Walls north of row 4 except at d4: red above (21 cells), blue below (28).
+// Blue threatens to close the gap and win; red must stop it.
+constexpr absl::string_view kRedMustStopBlue =
+    "players=2 setup=empty turn=red red=d6,b6,f6,c7 blue=c3,e2,b1,f1 "
+    "red-walls=a4n,b4n,c4n blue-walls=e4n,f4n,g4n";
+
+// True when the player to move after `move` can end the game at once as
+// the sole winner.
+bool AllowsImmediateLoss(const Position& pos, Move move) {
+  Position next = pos;
+  next.Play(move);
+  if (IsGameOver(next)) return false;
+  MoveList replies;
+  GenerateMoves(next, replies);
+  for (Move reply : replies) {
+    Position after = next;
+    after.Play(reply);
+    if (IsGameOver(after) &&
+        ComputeResult(after).winners == (1u << Index(next.to_move()))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(MctsSolverTest, PlaysTheMoveThatWinsAtOnce) {
+  const Position pos = Parse(kRedClosesAndWins);
+  const SearchResult r = SearchOnce(pos, Options(2000));
+  ASSERT_TRUE(Legal(pos, r.best));
+  Position after = pos;
+  after.Play(r.best);
+  EXPECT_TRUE(IsGameOver(after)) << MoveName(r.best);
+  EXPECT_EQ(ComputeResult(after).winners, 1u);
+  EXPECT_EQ(r.info.candidates.front().winrate, 1.0);
+  EXPECT_EQ(r.info.candidates.front().score_margin, 7.0);  // 28 - 21
+}
+
+TEST(MctsSolverTest, AvoidsAMoveThatLosesNextTurn) {
+  const Position pos = Parse(kRedMustStopBlue);
+  MoveList moves;
+  GenerateMoves(pos, moves);
+  int losing = 0;
+  for (Move m : moves) losing += AllowsImmediateLoss(pos, m);
+  ASSERT_GT(losing, 0);             // the position really threatens
+  ASSERT_LT(losing, moves.size());  // and can be saved
+  const SearchResult r = SearchOnce(pos, Options(4000));
+  ASSERT_TRUE(Legal(pos, r.best));
+  EXPECT_FALSE(AllowsImmediateLoss(pos, r.best)) << MoveName(r.best);
+}
+
+TEST(MctsSolverTest, PassesWhenThereIsNoTurn) {
+  // Red has built its only wall: it must pass.
+  const Position pos = Parse(
+      "players=2 setup=empty wall-limit=1 turn=red red=a1,c1,e1,g1 "
+      "blue=a7,c7,e7,g7 red-walls=d4n blue-walls=");
+  const SearchResult r = SearchOnce(pos, Options(100));
+  EXPECT_EQ(r.best, Move::Pass());
+}
+
+TEST(MctsTest, SameSeedAndVisitsGiveTheSameSearch) {
+  const Position pos = BenchStart(BenchPositions()[5]);
+  MctsSearcher a(Options(3000)), b(Options(3000));
+  const SearchResult ra = a.Search(pos, Limits{}, nullptr, 0);
+  const SearchResult rb = b.Search(pos, Limits{}, nullptr, 0);
+  EXPECT_EQ(ra.best, rb.best);
+  EXPECT_EQ(ra.info.nodes, rb.info.nodes);
+  EXPECT_EQ(a.last_nodes_visited(), b.last_nodes_visited());
+  a.Clear();
+  const SearchResult again = a.Search(pos, Limits{}, nullptr, 0);
+  EXPECT_EQ(again.best, ra.best);
+  EXPECT_EQ(a.last_nodes_visited(), b.last_nodes_visited());
+}
+
+TEST(MctsTest, MemoryStaysWithinHashAndSearchGoesOnWhenFull) {
+  const Position pos = BenchStart(BenchPositions()[0]);
+  MctsSearcher searcher(Options(20000, 1, /*hash_mb=*/1));
+  const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
+  const GraphStats s = searcher.graph_stats();
+  EXPECT_LE(s.bytes, 1 << 20);
+  // It did fill up: no room for another node, or for another full list of
+  // edges.
+  EXPECT_TRUE(s.nodes == s.node_capacity ||
+              s.edges + MoveList::kCapacity > s.edge_capacity);
+  EXPECT_LE(s.nodes, s.node_capacity);
+  EXPECT_LE(s.edges, s.edge_capacity);
+  EXPECT_EQ(r.info.total_visits, 20000);
+  EXPECT_TRUE(Legal(pos, r.best));
+}
+
+TEST(MctsTest, KeepsTheGraphBelowThePlayedMoves) {
+  Position pos = BenchStart(BenchPositions()[5]);
+  MctsSearcher searcher(Options(3000));
+  const SearchResult first = searcher.Search(pos, Limits{}, nullptr, 0);
+  const std::vector<Move>& pv = first.info.candidates.front().pv;
+  ASSERT_GE(pv.size(), 2u);
+  pos.Play(pv[0]);
+  pos.Play(pv[1]);
+  searcher.SetOptions(Options(1));
+  const SearchResult second = searcher.Search(pos, Limits{}, nullptr, 0);
+  int64_t kept_visits = 0;
+  for (const Candidate& c : second.info.candidates) kept_visits += c.visits;
+  EXPECT_GT(kept_visits, 1);                       // reused what it knew
+  EXPECT_LT(second.info.nodes, first.info.nodes);  // and dropped the rest
+}
+
+TEST(MctsTest, KeepsToTheMoveTime) {
+  const Position pos = BenchStart(BenchPositions()[0]);
+  SearchOptions o = Options(0);
+  o.movetime_s = 0.3;
+  MctsSearcher searcher(o);
+  const auto start = std::chrono::steady_clock::now();
+  const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  EXPECT_LE(took, 0.3 + 0.05);
+  EXPECT_GE(took, 0.2);
+  EXPECT_TRUE(Legal(pos, r.best));
+}
+
+TEST(MctsTest, KeepsToTheClock) {
+  const Position pos = BenchStart(BenchPositions()[5]);
+  MctsSearcher searcher(Options(0));
+  Limits limits;
+  limits.clock.main_s = 3;
+  const auto start = std::chrono::steady_clock::now();
+  searcher.Search(pos, limits, nullptr, 0);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  EXPECT_LT(took, 3 * 0.4 + 0.05);
+}
+
+TEST(MctsTest, ReportsCandidatesBestFirstWithPv) {
+  const Position pos = BenchStart(BenchPositions()[5]);
+  MctsSearcher searcher(Options(2000));
+  int calls = 0;
+  const SearchResult r = searcher.Search(
+      pos, Limits{}, [&calls](const SearchInfo&) { ++calls; }, 0.01);
+  EXPECT_GE(calls, 1);
+  ASSERT_GE(r.info.candidates.size(), 2u);
+  EXPECT_EQ(r.best, r.info.candidates.front().move);
+  for (size_t i = 1; i < r.info.candidates.size(); ++i) {
+    EXPECT_GE(r.info.candidates[i - 1].visits, r.info.candidates[i].visits);
+  }
+  for (const Candidate& c : r.info.candidates) {
+    ASSERT_FALSE(c.pv.empty());
+    EXPECT_EQ(c.pv.front(), c.move);
+    EXPECT_GE(c.winrate, 0.0);
+    EXPECT_LE(c.winrate, 1.0);
+  }
+  EXPECT_EQ(r.info.total_visits, 2000);
+}
+
+TEST(MctsTest, EveryVariantGetsALegalMove) {
+  for (const BenchPosition& bench : BenchPositions()) {
+    const Position pos = BenchStart(bench);
+    const SearchResult r = SearchOnce(pos, Options(300));
+    EXPECT_TRUE(Legal(pos, r.best)) << bench.rules << " " << bench.moves;
+  }
+}
+
+TEST(MctsThreadedTest, ThreadedSearchReturnsALegalMove) {
+  for (int index : {0, 5, 8}) {
+    const Position pos = BenchStart(BenchPositions()[index]);
+    const SearchResult r = SearchOnce(pos, Options(1500, 2));
+    EXPECT_TRUE(Legal(pos, r.best));
+    EXPECT_EQ(r.info.total_visits, 1500);
+  }
+}
+
+TEST(MctsThreadedTest, ThreadedGameReusesTheGraph) {
+  Position pos = BenchStart(BenchPositions()[9]);  // four players, breakers
+  MctsSearcher searcher(Options(400, 2, 4));
+  for (int ply = 0; ply < 8 && !IsGameOver(pos); ++ply) {
+    const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
+    ASSERT_TRUE(Legal(pos, r.best)) << MoveName(r.best);
+    pos.Play(r.best);
+  }
+}
+
+TEST(MctsThreadedTest, ThreadedInfiniteAnalysisStops) {
+  const Position pos = BenchStart(BenchPositions()[1]);
+  MctsSearcher searcher(Options(0, 2));
+  Limits limits;
+  limits.infinite = true;
+  std::thread stopper([&searcher] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    searcher.Stop();
+  });
+  const SearchResult r = searcher.Search(pos, limits, nullptr, 0);
+  stopper.join();
+  EXPECT_TRUE(Legal(pos, r.best));
+  EXPECT_GT(r.info.total_visits, 0);
+}
+
+}  // namespace
+}  // namespace wallgo::search

@@ -1,0 +1,128 @@
+// Selection with virtual loss, value backup (KataGo's graph formula) and the
+// solver's proofs, on small hand-built graphs.
+#include "search/tree_policy.h"
+
+#include "gtest/gtest.h"
+
+namespace wallgo::search {
+namespace {
+
+constexpr int kPlayers = 2;
+
+Value TwoPlayer(float red_win, float red_margin) {
+  Value v;
+  v.win = {red_win, 1 - red_win, 0, 0};
+  v.margin = {red_margin, -red_margin, 0, 0};
+  return v;
+}
+
+class TreePolicyTest : public ::testing::Test {
+ protected:
+  NodeId Add(int mover, const Value& value, Proof proof = Proof::kNone) {
+    const NodeId id = graph_.Allocate();
+    graph_.node(id).Init(++next_key_, 0, mover, value, proof);
+    return graph_.Publish(id);
+  }
+  // Edges from `parent` to `children` (kNoNode: not created yet), priors
+  // equal, first-play value `fpu`.
+  void Expand(NodeId parent, const std::vector<NodeId>& children,
+              float fpu = 0.5f) {
+    const int64_t begin = graph_.AllocateEdges(children.size());
+    for (size_t i = 0; i < children.size(); ++i) {
+      Edge& e = graph_.edge(begin + i);
+      e.Init(Move::Place(static_cast<int>(i)), 1.0f / children.size(), fpu);
+      e.child.store(children[i]);
+    }
+    Node& n = graph_.node(parent);
+    n.edge_begin.store(static_cast<uint32_t>(begin));
+    n.num_edges.store(static_cast<uint16_t>(children.size()));
+    n.expand_state.store(ExpandState::kExpanded);
+  }
+  Edge& EdgeOf(NodeId parent, int i) {
+    return graph_.edges(graph_.node(parent))[i];
+  }
+
+  Graph graph_{size_t{1} << 20};
+  uint64_t next_key_ = 100;
+};
+
+TEST_F(TreePolicyTest, NodeValueIsEvalPlusVisitWeightedChildren) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  const NodeId a = Add(1, TwoPlayer(0.9f, 10));
+  const NodeId b = Add(1, TwoPlayer(0.1f, -6));
+  Expand(root, {a, b});
+  EdgeOf(root, 0).visits.store(3);
+  EdgeOf(root, 1).visits.store(1);
+  UpdateNode(graph_, graph_.node(root), kPlayers);
+  const Value q = graph_.node(root).q.Load();
+  EXPECT_NEAR(q.win[0], (0.5 + 3 * 0.9 + 1 * 0.1) / 5, 1e-6);
+  EXPECT_NEAR(q.win[1], 1 - q.win[0], 1e-6);
+  EXPECT_NEAR(q.margin[0], (0 + 3 * 10 - 6) / 5.0, 1e-5);
+  EXPECT_EQ(graph_.node(root).proof.load(), Proof::kNone);
+}
+
+TEST_F(TreePolicyTest, VirtualLossSendsTheNextThreadElsewhere) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  Expand(root, {kNoNode, kNoNode}, 0.6f);
+  EXPECT_EQ(SelectEdge(graph_, graph_.node(root), 1.0), 0);  // tie: first
+  EXPECT_EQ(EdgeOf(root, 0).virtual_loss.load(), 1);
+  EXPECT_EQ(SelectEdge(graph_, graph_.node(root), 1.0), 1);
+  EXPECT_EQ(EdgeOf(root, 1).virtual_loss.load(), 1);
+}
+
+TEST_F(TreePolicyTest, BackupCountsVisitsAndClearsVirtualLoss) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  const NodeId mid = Add(1, TwoPlayer(0.4f, -2));
+  const NodeId leaf = Add(0, TwoPlayer(0.2f, -8));
+  Expand(root, {mid});
+  Expand(mid, {leaf});
+  const int e0 = SelectEdge(graph_, graph_.node(root), 1.0);
+  const int e1 = SelectEdge(graph_, graph_.node(mid), 1.0);
+  Backup(graph_, {{root, e0}, {mid, e1}}, kPlayers);
+  EXPECT_EQ(EdgeOf(root, 0).visits.load(), 1);
+  EXPECT_EQ(EdgeOf(root, 0).virtual_loss.load(), 0);
+  EXPECT_EQ(EdgeOf(mid, 0).visits.load(), 1);
+  EXPECT_EQ(EdgeOf(mid, 0).virtual_loss.load(), 0);
+  const float mid_win = (0.4f + 0.2f) / 2;
+  EXPECT_NEAR(graph_.node(mid).q.Load().win[0], mid_win, 1e-6);
+  EXPECT_NEAR(graph_.node(root).q.Load().win[0], (0.5f + mid_win) / 2, 1e-6);
+}
+
+TEST_F(TreePolicyTest, ChildThatIsASureWinDecidesTheParent) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  const NodeId unknown = Add(1, TwoPlayer(0.7f, 3));
+  const NodeId small_win = Add(1, TwoPlayer(1.0f, 2), Proof::kExact);
+  const NodeId big_win = Add(1, TwoPlayer(1.0f, 9), Proof::kExact);
+  Expand(root, {unknown, small_win, big_win});
+  EdgeOf(root, 0).visits.store(5);
+  EdgeOf(root, 1).visits.store(1);
+  EdgeOf(root, 2).visits.store(1);
+  UpdateNode(graph_, graph_.node(root), kPlayers);
+  EXPECT_EQ(graph_.node(root).proof.load(), Proof::kDecided);
+  const Value q = graph_.node(root).q.Load();
+  EXPECT_EQ(q.win[0], 1.0f);
+  EXPECT_EQ(q.margin[0], 9.0f);  // the bigger sure margin
+}
+
+TEST_F(TreePolicyTest, AllChildrenExactMakeTheParentExact) {
+  const NodeId root = Add(1, TwoPlayer(0.5f, 0));  // blue to move
+  const NodeId loss = Add(0, TwoPlayer(1.0f, 5), Proof::kExact);
+  const NodeId draw = Add(0, TwoPlayer(0.5f, 0), Proof::kExact);
+  Expand(root, {loss, draw});
+  UpdateNode(graph_, graph_.node(root), kPlayers);
+  EXPECT_EQ(graph_.node(root).proof.load(), Proof::kExact);
+  EXPECT_EQ(graph_.node(root).q.Load().win[1], 0.5f);  // blue takes the draw
+}
+
+TEST_F(TreePolicyTest, AnUnprovenChildKeepsTheParentOpen) {
+  const NodeId root = Add(1, TwoPlayer(0.5f, 0));
+  const NodeId loss = Add(0, TwoPlayer(1.0f, 5), Proof::kExact);
+  Expand(root, {loss, kNoNode});
+  EdgeOf(root, 0).visits.store(2);
+  UpdateNode(graph_, graph_.node(root), kPlayers);
+  EXPECT_EQ(graph_.node(root).proof.load(), Proof::kNone);
+  EXPECT_NEAR(graph_.node(root).q.Load().win[0], (0.5 + 2 * 1.0) / 3, 1e-6);
+}
+
+}  // namespace
+}  // namespace wallgo::search
