@@ -74,6 +74,8 @@ void ExpectSameEffects(const Position& pos) {
 // 25,000 positions in all (fewer under the sanitizers).
 constexpr int kPositionsPerVariant = 2500 / testing::kWorkDivisor;
 
+constexpr int kRandomPositionsPerVariant = 500 / testing::kWorkDivisor;
+
 class ReferenceTest : public ::testing::TestWithParam<testing::Variant> {};
 
 // What the random games of one variant went through, to show that they
@@ -130,6 +132,18 @@ TEST_P(ReferenceTest, RandomGamesAgreeWithTheReference) {
       rules.stay == StayRule::kMobile && rules.wall_limit == kUnlimitedWalls;
   if (mobile_unlimited || rules.players > 2) {
     EXPECT_GT(c.forced_passes, 0);
+  }
+}
+
+TEST_P(ReferenceTest, RandomPositionsAgreeWithTheReference) {
+  // Positions play rarely reaches: dense walls, boxed-in stones, breakers
+  // spent early, any side to move.
+  std::mt19937_64 rng(testing::SeedFor("positions " + GetParam().name));
+  for (int i = 0; i < kRandomPositionsPerVariant && !HasFailure(); ++i) {
+    const Position pos =
+        testing::RandomPlayPosition(GetParam().rules, 10 + i % 100, rng);
+    ExpectAgreement(pos);
+    if (i % 4 == 0) ExpectSameEffects(pos);
   }
 }
 

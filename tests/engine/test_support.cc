@@ -65,6 +65,47 @@ std::vector<Variant> Variants() {
   return out;
 }
 
+Position RandomPlayPosition(const Rules& rules, int max_walls,
+                            std::mt19937_64& rng) {
+  Position::Parts parts;
+  parts.rules = rules;
+  parts.to_move = ColourAt(static_cast<int>(rng() % rules.players));
+  const int stones_each = rules.players == 2 ? 4 : 2;
+  Bitboard occupied = 0;
+  for (int p = 0; p < rules.players; ++p) {
+    for (int i = 0; i < stones_each;) {
+      const Bitboard bit = CellBit(static_cast<int>(rng() % kNumCells));
+      if (occupied & bit) continue;
+      occupied |= bit;
+      parts.stones[p] |= bit;
+      ++i;
+    }
+    parts.breakers_left[p] = static_cast<int>(rng() % (rules.breakers + 1));
+  }
+  const int walls = static_cast<int>(rng() % (max_walls + 1));
+  for (int i = 0; i < walls; ++i) {
+    const int p = static_cast<int>(rng() % rules.players);
+    WallMasks& own = parts.walls[p];
+    if (rules.wall_limit != kUnlimitedWalls &&
+        PopCount(own.north) + PopCount(own.east) >= rules.wall_limit) {
+      continue;
+    }
+    const EdgeOrRim edge = EdgeAt(static_cast<int>(rng() % kNumCells),
+                                  static_cast<Side>(rng() % kNumSides));
+    if (!edge.valid) continue;
+    bool taken = false;
+    for (const WallMasks& w : parts.walls) {
+      taken |= ((edge.edge.east ? w.east : w.north) >> edge.edge.cell) & 1;
+    }
+    if (taken) continue;
+    (edge.edge.east ? own.east : own.north) |= CellBit(edge.edge.cell);
+  }
+  absl::StatusOr<Position> pos = Position::FromParts(parts);
+  EXPECT_TRUE(pos.ok()) << pos.status();
+  if (!pos.ok()) std::abort();
+  return *pos;
+}
+
 uint64_t SeedFor(absl::string_view name) {
   uint64_t hash = 0xcbf29ce484222325ULL;
   for (char c : name) {

@@ -49,6 +49,13 @@ std::string VariantTestName(const ::testing::TestParamInfo<Variant>& info);
 int PlayRandomGame(const Rules& rules, std::mt19937_64& rng, int max_moves,
                    const std::function<void(const Position&)>& visit);
 
+// A random play-phase position under `rules`, not necessarily reachable by
+// play: every stone placed at random, up to `max_walls` walls on random edges
+// by random builders within the wall limit, random breakers left and side to
+// move.
+Position RandomPlayPosition(const Rules& rules, int max_walls,
+                            std::mt19937_64& rng);
+
 // A fixed seed per name (FNV-1a), so each variant's games reproduce.
 uint64_t SeedFor(absl::string_view name);
 
