@@ -317,8 +317,7 @@ void AlphaBetaPlayer::Clear() { memory_->Clear(); }
 namespace {
 
 // The root's moves, best first by the static evaluation.
-std::vector<Run::RootMove> RootMoves(const Position& pos,
-                                     const MoveList& legal,
+std::vector<Run::RootMove> RootMoves(const Position& pos, const MoveList& legal,
                                      const EvalOptions& eval) {
   std::vector<Run::RootMove> moves;
   for (const Move& m : legal) {

@@ -62,8 +62,8 @@ void SplitTies(Bitboard cells, const std::array<Bitboard, kMaxPlayers>& sets,
 
 // Hands out the cells `fresh` (each player's newly reached, unclaimed cells
 // of one turn) by `ties`, removing them from `unclaimed`.
-void ClaimTurn(std::array<Bitboard, kMaxPlayers>& fresh, int players,
-               int mover, bool first_turn, RaceTies ties, Bitboard& unclaimed,
+void ClaimTurn(std::array<Bitboard, kMaxPlayers>& fresh, int players, int mover,
+               bool first_turn, RaceTies ties, Bitboard& unclaimed,
                std::array<float, kMaxPlayers>& score) {
   const bool mover_first = ties == RaceTies::kTurnOrder ||
                            (ties == RaceTies::kMoverFirstTurn && first_turn);
@@ -127,23 +127,23 @@ Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
   Territory t;
   const Bitboard contested = ScoreOwnedRegions(pos, t.score);
   t.contested_cells = PopCount(contested);
-  if (pos.in_setup()) {
-    ScoreRace(pos, contested, options.ties, t.score);
-    return t;
-  }
   t.finished =
-      contested == 0 || (CanRunOutOfTurns(pos.rules()) && IsGameOver(pos));
+      !pos.in_setup() &&
+      (contested == 0 || (CanRunOutOfTurns(pos.rules()) && IsGameOver(pos)));
   if (t.finished) {
     const ScoreSheet sheet = ComputeScores(pos);
     for (int p = 0; p < kMaxPlayers; ++p) t.score[p] = sheet.score[p];
     return t;
   }
   ScoreRace(pos, contested, options.ties, t.score);
+  t.score[Index(pos.to_move())] += options.tempo_cells;
   return t;
 }
 
 float WinScale(int contested_cells) {
-  return 1.0f + 0.5f * std::sqrt(static_cast<float>(contested_cells));
+  // Fitted by eval_calibrate (docs/eval.md): the final margin's spread grows
+  // like the square root of the cells still in play.
+  return 0.25f + 0.55f * std::sqrt(static_cast<float>(contested_cells));
 }
 
 std::array<float, kMaxPlayers> WinFromScores(

@@ -29,18 +29,24 @@ Evaluation Evaluate(const Position& pos);
 
 // How the race settles a cell that several players reach in the same turn.
 enum class RaceTies : uint8_t {
-  // The player to move takes the cells its first turn reaches (it moves
-  // now); ties in later turns are split evenly.
-  kMoverFirstTurn,
-  // Every tie is split evenly.
+  // Every tie is split evenly (the default: the best predictor of results,
+  // docs/eval.md).
   kSplit,
+  // The player to move takes the cells its first turn reaches; later ties
+  // are split. Overrates the mover: it moves one stone, not all of them.
+  kMoverFirstTurn,
   // The first in turn order, counting from the player to move, takes it.
   kTurnOrder,
 };
 
+// The mover's head start, in cells, fitted to self-play results together
+// with WinScale (tests/search/eval/eval_calibrate.cc).
+inline constexpr float kTempoCells = 0.75f;
+
 // Knobs of the evaluation, for tuning matches; Evaluate uses the defaults.
 struct EvalOptions {
-  RaceTies ties = RaceTies::kMoverFirstTurn;
+  RaceTies ties = RaceTies::kSplit;
+  float tempo_cells = kTempoCells;  // added to the mover's estimate
 };
 
 // The parts Evaluate is built from, for the players and the tests.
@@ -49,10 +55,12 @@ struct Territory {
   int contested_cells = 0;  // cells of regions holding several colours
   bool finished = false;    // the game is over (IsGameOver)
 };
-// Owned regions exactly; in contested regions a cell reached first (in
-// turns, the player to move one turn ahead) by one player is that player's,
-// a cell reached in the same turn by several is split evenly among them, and
-// a cell nobody reaches counts for nobody. Stones count for their owner.
+// Owned regions exactly; in contested regions a cell reached in the fewest
+// turns by one player is that player's, a cell reached in the same turn by
+// several is settled by `options.ties`, and a cell nobody reaches counts for
+// nobody. Stones count for their owner. The player to move gets
+// `options.tempo_cells` on top while the game is not finished. During setup
+// every region counts as contested.
 Territory EstimateTerritory(const Position& pos,
                             const EvalOptions& options = {});
 

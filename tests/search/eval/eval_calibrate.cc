@@ -3,6 +3,7 @@
 // contested cells against the final result. Prints the log-loss of the
 // current WinScale and of the best scale a + b * sqrt(contested) on a grid.
 //   build-<dir>/bin/eval_calibrate --games 200 --nodes 20000
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -18,16 +19,18 @@
 namespace wallgo::search {
 namespace {
 
+constexpr int kNumTieRules = 3;
+
 struct Sample {
   int contested = 0;
-  float margin = 0;  // red's estimated score minus blue's
+  // Red's estimated score minus blue's, by each RaceTies rule.
+  std::array<float, kNumTieRules> margin{};
   float red_result = 0;  // 1 win, 0.5 draw, 0 loss
   bool setup = false;
   bool red_to_move = false;
 };
 
-void PlayAndRecord(AlphaBetaPlayer& player, const EvalOptions& eval,
-                   uint64_t seed, int placements,
+void PlayAndRecord(AlphaBetaPlayer& player, uint64_t seed, int placements,
                    std::vector<Sample>& samples) {
   Position pos = *Position::Start(Rules::Default(2));
   std::mt19937_64 rng(seed);
@@ -39,9 +42,16 @@ void PlayAndRecord(AlphaBetaPlayer& player, const EvalOptions& eval,
   player.Clear();
   const size_t first = samples.size();
   while (!IsGameOver(pos)) {
-    const Territory t = EstimateTerritory(pos, eval);
-    samples.push_back({t.contested_cells, t.score[0] - t.score[1], 0,
-                       pos.in_setup(), pos.to_move() == Colour::kRed});
+    Sample sample;
+    for (int rule = 0; rule < kNumTieRules; ++rule) {
+      const Territory t =
+          EstimateTerritory(pos, {.ties = static_cast<RaceTies>(rule)});
+      sample.contested = t.contested_cells;
+      sample.margin[rule] = t.score[0] - t.score[1];
+    }
+    sample.setup = pos.in_setup();
+    sample.red_to_move = pos.to_move() == Colour::kRed;
+    samples.push_back(sample);
     pos.Play(player.Search(pos, {}, nullptr, 10).best);
   }
   const unsigned winners = ComputeResult(pos).winners;
@@ -54,13 +64,13 @@ void PlayAndRecord(AlphaBetaPlayer& player, const EvalOptions& eval,
 // `tempo` (cells) is added to the margin of the side to move: a fitted tempo
 // far from 0 says the evaluation's head start is too small or too large.
 template <typename Scale>
-double LogLoss(const std::vector<Sample>& samples, bool setup, Scale scale,
-               double tempo = 0) {
+double LogLoss(const std::vector<Sample>& samples, int rule, bool setup,
+               Scale scale, double tempo = 0) {
   double loss = 0;
   int n = 0;
   for (const Sample& s : samples) {
     if (s.setup != setup) continue;
-    const double margin = s.margin + (s.red_to_move ? tempo : -tempo);
+    const double margin = s.margin[rule] + (s.red_to_move ? tempo : -tempo);
     double p = 1 / (1 + std::exp(-margin / scale(s.contested)));
     p = std::clamp(p, 1e-6, 1 - 1e-6);
     loss -= s.red_result * std::log(p) + (1 - s.red_result) * std::log(1 - p);
@@ -69,37 +79,42 @@ double LogLoss(const std::vector<Sample>& samples, bool setup, Scale scale,
   return n ? loss / n : 0;
 }
 
-void Fit(const std::vector<Sample>& samples, bool setup) {
-  double best_loss = 1e9, best_a = 0, best_b = 0;
-  for (double a = 0.25; a <= 12; a += 0.25) {
-    for (double b = 0; b <= 4; b += 0.05) {
-      const double loss = LogLoss(samples, setup, [&](int c) {
-        return a + b * std::sqrt(static_cast<double>(c));
-      });
-      if (loss < best_loss) {
-        best_loss = loss;
-        best_a = a;
-        best_b = b;
+struct Fitted {
+  double a = 1, b = 0.5, tempo = 0, loss = 1e9;
+};
+
+// Alternates a grid over the scale a + b * sqrt(contested) with one over the
+// tempo; a few rounds settle both.
+Fitted FitScaleAndTempo(const std::vector<Sample>& samples, int rule,
+                        bool setup) {
+  Fitted f;
+  for (int round = 0; round < 3; ++round) {
+    for (double a = 0.1; a <= 12; a += 0.1) {
+      for (double b = 0; b <= 4; b += 0.05) {
+        const double loss = LogLoss(
+            samples, rule, setup,
+            [&](int c) { return a + b * std::sqrt(double(c)); }, f.tempo);
+        if (loss < f.loss) f = {a, b, f.tempo, loss};
       }
     }
-  }
-  const double current =
-      LogLoss(samples, setup, [](int c) { return WinScale(c); });
-  double best_tempo = 0;
-  for (double tempo = -4; tempo <= 4; tempo += 0.25) {
-    const double loss = LogLoss(
-        samples, setup,
-        [&](int c) { return best_a + best_b * std::sqrt(double(c)); }, tempo);
-    if (loss < best_loss) {
-      best_loss = loss;
-      best_tempo = tempo;
+    for (double tempo = -4; tempo <= 4; tempo += 0.125) {
+      const double loss = LogLoss(
+          samples, rule, setup,
+          [&](int c) { return f.a + f.b * std::sqrt(double(c)); }, tempo);
+      if (loss < f.loss) f = {f.a, f.b, tempo, loss};
     }
   }
+  return f;
+}
+
+void Fit(const std::vector<Sample>& samples, int rule, bool setup) {
+  const double current =
+      LogLoss(samples, rule, setup, [](int c) { return WinScale(c); });
+  const Fitted f = FitScaleAndTempo(samples, rule, setup);
   std::printf(
-      "%s: log-loss with WinScale %.4f; best %.4f at %.2f + %.2f*sqrt(c), "
-      "tempo %+.2f cells\n",
-      setup ? "setup" : "play", current, best_loss, best_a, best_b,
-      best_tempo);
+      "ties=%d %s: log-loss with WinScale %.4f; best %.4f at %.2f + "
+      "%.2f*sqrt(c), tempo %+.3f cells\n",
+      rule, setup ? "setup" : "play", current, f.loss, f.a, f.b, f.tempo);
 }
 
 int Main(int argc, char** argv) {
@@ -110,11 +125,11 @@ int Main(int argc, char** argv) {
   desc.add_options()("help", "this text")(
       "games", po::value(&games)->default_value(100), "self-play games")(
       "nodes", po::value(&nodes)->default_value(20000),
-      "alpha-beta nodes a move")(
-      "placements", po::value(&placements)->default_value(2),
-      "random placements that open each game")(
+      "alpha-beta nodes a move")("placements",
+                                 po::value(&placements)->default_value(2),
+                                 "random placements that open each game")(
       "ties", po::value(&ties)->default_value(0),
-      "RaceTies of the evaluation and the players (0, 1, 2)");
+      "RaceTies of the players' evaluation (0, 1, 2)");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);
@@ -129,10 +144,12 @@ int Main(int argc, char** argv) {
   config.eval.ties = static_cast<RaceTies>(ties);
   AlphaBetaPlayer player(options, config);
   std::vector<Sample> samples;
-  for (int g = 0; g < games; ++g) PlayAndRecord(player, config.eval, g, placements, samples);
+  for (int g = 0; g < games; ++g) PlayAndRecord(player, g, placements, samples);
   std::printf("%zu positions from %d games\n", samples.size(), games);
-  Fit(samples, false);
-  Fit(samples, true);
+  for (int rule = 0; rule < kNumTieRules; ++rule) {
+    Fit(samples, rule, false);
+    Fit(samples, rule, true);
+  }
   return 0;
 }
 

@@ -36,29 +36,59 @@ Position Corridor(const std::string& turn, const std::string& blue_row7,
                more_red_walls + kBlueWalls);
 }
 
+// Cells only: ties split, no tempo for the player to move.
+constexpr EvalOptions kCellsOnly{.ties = RaceTies::kSplit, .tempo_cells = 0};
+
 float WinSum(const Evaluation& e) {
   return std::accumulate(e.win.begin(), e.win.end(), 0.0f);
 }
 
 TEST(EvaluateTest, StonesFacingInACorridorSplitTheCellsBetweenThem) {
-  // a7 against g7, red to move: red's first turn reaches b7, c7; blue's
-  // e7, f7; both reach d7 in their second turn, so it is split.
-  const Territory t = EstimateTerritory(Corridor("red", "g7"));
+  // a7 against g7: red's first turn reaches b7, c7; blue's e7, f7; both
+  // reach d7 in their second turn, so it is split.
+  const Territory t = EstimateTerritory(Corridor("red", "g7"), kCellsOnly);
   EXPECT_FALSE(t.finished);
   EXPECT_EQ(t.contested_cells, 7);
   EXPECT_FLOAT_EQ(t.score[0], kRedOutsideRow7 + 3.5f);
   EXPECT_FLOAT_EQ(t.score[1], kBlueOutsideRow7 + 3.5f);
 }
 
-TEST(EvaluateTest, ThePlayerToMoveTakesTheCellsBothReachInOneTurn) {
-  // a7 against d7: b7 and c7 are one turn from both stones, so they go to
-  // whoever moves now; e7, f7 (first turn) and g7 (second) are blue's.
-  const Territory red_to_move = EstimateTerritory(Corridor("red", "d7"));
-  EXPECT_FLOAT_EQ(red_to_move.score[0], kRedOutsideRow7 + 3);
-  EXPECT_FLOAT_EQ(red_to_move.score[1], kBlueOutsideRow7 + 4);
-  const Territory blue_to_move = EstimateTerritory(Corridor("blue", "d7"));
-  EXPECT_FLOAT_EQ(blue_to_move.score[0], kRedOutsideRow7 + 1);
-  EXPECT_FLOAT_EQ(blue_to_move.score[1], kBlueOutsideRow7 + 6);
+TEST(EvaluateTest, ThePlayerToMoveGetsTheTempo) {
+  const Territory red = EstimateTerritory(Corridor("red", "g7"));
+  EXPECT_FLOAT_EQ(red.score[0], kRedOutsideRow7 + 3.5f + kTempoCells);
+  EXPECT_FLOAT_EQ(red.score[1], kBlueOutsideRow7 + 3.5f);
+  const Territory blue = EstimateTerritory(Corridor("blue", "g7"));
+  EXPECT_FLOAT_EQ(blue.score[0], kRedOutsideRow7 + 3.5f);
+  EXPECT_FLOAT_EQ(blue.score[1], kBlueOutsideRow7 + 3.5f + kTempoCells);
+}
+
+// a7 against d7: b7 and c7 are one turn from both stones; e7, f7 (first
+// turn) and g7 (second) are blue's alone.
+TEST(EvaluateTest, CellsBothReachInOneTurnAreSplitByDefault) {
+  const Territory t = EstimateTerritory(Corridor("red", "d7"), kCellsOnly);
+  EXPECT_FLOAT_EQ(t.score[0], kRedOutsideRow7 + 1 + 1);
+  EXPECT_FLOAT_EQ(t.score[1], kBlueOutsideRow7 + 1 + 1 + 3);
+}
+
+TEST(EvaluateTest, TheOtherTieRulesGiveFirstTurnTiesToTheMover) {
+  for (RaceTies ties : {RaceTies::kMoverFirstTurn, RaceTies::kTurnOrder}) {
+    const EvalOptions options{.ties = ties, .tempo_cells = 0};
+    const Territory red = EstimateTerritory(Corridor("red", "d7"), options);
+    EXPECT_FLOAT_EQ(red.score[0], kRedOutsideRow7 + 3);
+    EXPECT_FLOAT_EQ(red.score[1], kBlueOutsideRow7 + 4);
+    const Territory blue = EstimateTerritory(Corridor("blue", "d7"), options);
+    EXPECT_FLOAT_EQ(blue.score[0], kRedOutsideRow7 + 1);
+    EXPECT_FLOAT_EQ(blue.score[1], kBlueOutsideRow7 + 6);
+  }
+}
+
+TEST(EvaluateTest, TurnOrderGivesLaterTiesToTheFirstInOrder) {
+  // a7 against g7: d7, split by default, goes to whoever moves first.
+  const EvalOptions options{.ties = RaceTies::kTurnOrder, .tempo_cells = 0};
+  EXPECT_FLOAT_EQ(EstimateTerritory(Corridor("red", "g7"), options).score[0],
+                  kRedOutsideRow7 + 4);
+  EXPECT_FLOAT_EQ(EstimateTerritory(Corridor("blue", "g7"), options).score[1],
+                  kBlueOutsideRow7 + 4);
 }
 
 TEST(EvaluateTest, AStoneWalledIntoThreeCellsCountsExactlyThree) {
@@ -75,7 +105,7 @@ TEST(EvaluateTest, AStoneWalledIntoThreeCellsCountsExactlyThree) {
 
 TEST(EvaluateTest, WinProbabilitiesFavourTheLeaderAndSumToOne) {
   const Evaluation e = Evaluate(Corridor("red", "g7"));
-  EXPECT_FLOAT_EQ(e.score[0], kRedOutsideRow7 + 3.5f);
+  EXPECT_FLOAT_EQ(e.score[0], kRedOutsideRow7 + 3.5f + kTempoCells);
   EXPECT_GT(e.win[0], 0.99f);  // 27.5 cells ahead
   EXPECT_NEAR(WinSum(e), 1, 1e-6);
   EXPECT_EQ(e.win[2], 0);
@@ -133,7 +163,7 @@ TEST(EvaluateTest, EveryCellOfAnOpenBoardIsHandedOutWhole) {
     pos.Play(Move::Place(cell));
   }
   ASSERT_FALSE(pos.in_setup());
-  const Territory t = EstimateTerritory(pos);
+  const Territory t = EstimateTerritory(pos, kCellsOnly);
   EXPECT_FLOAT_EQ(t.score[0] + t.score[1] + t.score[2], kNumCells);
 }
 
@@ -156,7 +186,7 @@ TEST(OutcomeValueTest, AWonGameOutranksAnyEstimate) {
   EXPECT_LT(OutcomeValue(won, Colour::kBlue), -kWinValue / 2);
   const Position open = Corridor("red", "g7");
   EXPECT_FLOAT_EQ(OutcomeValue(open, Colour::kRed),
-                  kRedOutsideRow7 - kBlueOutsideRow7);
+                  kRedOutsideRow7 - kBlueOutsideRow7 + kTempoCells);
 }
 
 }  // namespace
