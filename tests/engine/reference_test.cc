@@ -193,6 +193,16 @@ TEST(PerftTest, FourStoneFirstTurnMatchesTheReference) {
   ExpectPerftMatchesReference(FourStoneAfterPlacements(4), 3);
 }
 
+TEST(PerftTest, FourStoneFirstTurnPerftIsPinned) {
+  // Depth 1 counted by hand: b2 and f6 reach 10 cells with 34 free sides,
+  // c3 and e5 10 cells with 38 (the position is symmetric under a half
+  // turn). Deeper values come from the reference's own perft.
+  const Position pos = FourStoneAfterPlacements(4);
+  EXPECT_EQ(Perft(pos, 1), 2u * 34 + 2u * 38);
+  EXPECT_EQ(Perft(pos, 2), 20748u);
+  EXPECT_EQ(Perft(pos, 3), 2772200u);
+}
+
 TEST(PerftTest, AcrossTheEndOfTheSetupMatchesTheReference) {
   ExpectPerftMatchesReference(FourStoneAfterPlacements(3), 3);
 }
