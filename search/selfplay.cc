@@ -33,6 +33,8 @@ struct Side {
   int playout_moves = 0;
   bool uniform_priors = false;
   int64_t visits = 0;
+  double c_puct = MctsConfig{}.c_puct;
+  double prior_temperature = MctsConfig{}.prior_temperature;
 };
 
 struct MatchOptions {
@@ -59,6 +61,8 @@ std::unique_ptr<Searcher> MakeSide(const Side& side, const MatchOptions& m,
   MctsConfig config = LevelConfig(side.level);
   config.playout_moves = side.playout_moves;
   config.eval_priors = !side.uniform_priors;
+  config.c_puct = side.c_puct;
+  config.prior_temperature = side.prior_temperature;
   return std::make_unique<MctsSearcher>(o, config);
 }
 
@@ -174,6 +178,15 @@ int main(int argc, char** argv) {
       "random moves before B's leaf evaluation")(
       "a-uniform", po::bool_switch(&m.a.uniform_priors), "A: uniform priors")(
       "b-uniform", po::bool_switch(&m.b.uniform_priors), "B: uniform priors")(
+      "a-cpuct", po::value(&m.a.c_puct)->default_value(m.a.c_puct),
+      "A: c_puct")("b-cpuct", po::value(&m.b.c_puct)->default_value(m.b.c_puct),
+                   "B: c_puct")(
+      "a-prior-temp",
+      po::value(&m.a.prior_temperature)->default_value(m.a.prior_temperature),
+      "A: prior temperature")(
+      "b-prior-temp",
+      po::value(&m.b.prior_temperature)->default_value(m.b.prior_temperature),
+      "B: prior temperature")(
       "a-visits", po::value(&m.a.visits)->default_value(0), "A's visits")(
       "b-visits", po::value(&m.b.visits)->default_value(0), "B's visits")(
       "random-plies", po::value(&m.random_plies)->default_value(2),
