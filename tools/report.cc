@@ -1,6 +1,7 @@
 #include "tools/report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "absl/strings/str_cat.h"
@@ -51,6 +52,20 @@ std::string Percent(double fraction) {
   return absl::StrFormat("%.1f %%", 100 * fraction);
 }
 
+// "58.5 +/- 82.8 [-21.0, 144.6]"; "n/a" without games, and an infinite
+// margin where a bound is infinite (every game won or lost).
+std::string EloText(const EloEstimate& e) {
+  if (std::isnan(e.elo)) return "n/a";
+  const auto number = [](double x) {
+    return std::isinf(x) ? std::string(x > 0 ? "+inf" : "-inf")
+                         : absl::StrFormat("%.1f", x);
+  };
+  const bool finite = std::isfinite(e.lower) && std::isfinite(e.upper);
+  return absl::StrCat(number(e.elo), " +/- ",
+                      finite ? number(e.margin()) : std::string("inf"), " [",
+                      number(e.lower), ", ", number(e.upper), "]");
+}
+
 std::string HeadToHeadText(const HeadToHead& h) {
   const Trinomial& t = h.games;
   const EloEstimate elo = EloFromTrinomial(t);
@@ -58,15 +73,12 @@ std::string HeadToHeadText(const HeadToHead& h) {
       "Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", h.first, h.second,
       t.wins, t.losses, t.draws, elo.score, t.games());
   absl::StrAppendFormat(
-      &text, "Elo difference: %.1f +/- %.1f [%.1f, %.1f], LOS: %s, DrawRatio: %s\n",
-      elo.elo, elo.margin(), elo.lower, elo.upper,
+      &text, "Elo difference: %s, LOS: %s, DrawRatio: %s\n", EloText(elo),
       Percent(LikelihoodOfSuperiority(t)),
       Percent(t.games() ? double(t.draws) / t.games() : 0));
-  const EloEstimate pair_elo = EloFromPentanomial(h.pairs);
-  absl::StrAppendFormat(
-      &text, "Ptnml(0-2): [%s], %d pairs, pair Elo: %.1f +/- %.1f [%.1f, %.1f]\n",
-      absl::StrJoin(h.pairs.counts, ", "), h.pairs.pairs(), pair_elo.elo,
-      pair_elo.margin(), pair_elo.lower, pair_elo.upper);
+  absl::StrAppendFormat(&text, "Ptnml(0-2): [%s], %d pairs, pair Elo: %s\n",
+                        absl::StrJoin(h.pairs.counts, ", "), h.pairs.pairs(),
+                        EloText(EloFromPentanomial(h.pairs)));
   return text;
 }
 

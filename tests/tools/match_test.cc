@@ -202,6 +202,32 @@ TEST_F(MatchTest, RandomTurnAfterATimeoutKeepsTheGameGoing) {
   ExpectNoChildren();
 }
 
+TEST_F(MatchTest, ClockRunsOutForTheSlowEngine) {
+  // 0.5 s + 0.01 s a move; the bad engine spends ~60 ms a move, so its
+  // clock falls by ~50 ms a move and runs out (past the 0.3 s margin)
+  // after about 16 moves; the fast engine never runs out.
+  MatchOptions options = Options("--delay-ms 60 --stderr-lines");
+  options.time = TimeControl{0, 0.5, 0.01};
+  const MatchResult result = Run(options);
+  ASSERT_EQ(result.records.size(), 2u);
+  for (const GameRecord& r : result.records) {
+    EXPECT_EQ(r.reason, "timeout") << r.detail;
+    EXPECT_EQ(r.EngineAt(r.loser), "bad");
+    int64_t spent = 0;
+    for (const MoveRecord& m : r.moves) {
+      if (m.colour == r.loser) spent += m.ms;
+    }
+    // It got 0.5 s plus 0.01 s per move and overran that by the margin.
+    EXPECT_GT(spent, 500);
+  }
+  // The engine was told the clock: main time only, then its time left.
+  std::ifstream log(Path("engines.log"));
+  const std::string text((std::istreambuf_iterator<char>(log)),
+                         std::istreambuf_iterator<char>());
+  EXPECT_TRUE(absl::StrContains(text, "time_settings 0.5 0 0"));
+  EXPECT_TRUE(absl::StrContains(text, "time_left blue 0.5 0"));
+}
+
 TEST_F(MatchTest, EngineStandardErrorIsDrainedToTheLog) {
   // 300 KiB of standard error at start, several pipes' worth, and a line
   // per command: the engine would block if the referee did not read it.

@@ -22,7 +22,10 @@ TEST(WallgoMatchTest, SelfPlayPairFinishesByTheRules) {
       absl::StrCat("wallgo-referee-real-", getpid());
   std::filesystem::create_directories(dir);
   MatchOptions o;
-  o.engines = {{"wallgo-a", WALLGO}, {"wallgo-b", WALLGO}};
+  // A small hash keeps the first move's allocation short; --movetime 0 so
+  // that the referee's clock (time_settings) is the engine's only limit.
+  const std::string command = absl::StrCat(WALLGO, " --hash 16 --movetime 0");
+  o.engines = {{"wallgo-a", command}, {"wallgo-b", command}};
   o.games = 2;
   o.time.movetime_s = 0.05;
   o.margin_s = 1.0;
