@@ -160,6 +160,9 @@ absl::StatusOr<GenMoveResult> Engine::GenMove(Colour colour,
 
 absl::Status Engine::Analyze(const SearchControl& control) {
   if (game_.is_over()) return absl::FailedPreconditionError("game over");
+  // Input that is already waiting ends the analysis before it starts (a
+  // script that sends `analyze` and its next command at once).
+  if (control.should_stop && control.should_stop()) return absl::OkStatus();
   search::Limits limits;
   limits.infinite = true;
   RunSearch(limits, control);

@@ -21,10 +21,16 @@ constexpr double kDefaultInfoIntervalS = 1.0;  // analyze's 100 centiseconds
 
 // User text quoted in a message, cut short: a message is one short line
 // even when the input line was a megabyte.
-std::string Shown(absl::string_view text) {
-  constexpr size_t kMaxShown = 40;
-  if (text.size() <= kMaxShown) return std::string(text);
-  return absl::StrCat(text.substr(0, kMaxShown), "...");
+std::string Shown(absl::string_view text, size_t max_size = 40) {
+  if (text.size() <= max_size) return std::string(text);
+  return absl::StrCat(text.substr(0, max_size), "...");
+}
+
+// `message` with the protocol's standard `prefix` ("illegal move: ", ...),
+// unless the engine's message already starts with it.
+std::string Prefixed(absl::string_view prefix, absl::string_view message) {
+  if (absl::StartsWith(message, prefix)) return std::string(message);
+  return absl::StrCat(prefix, message);
 }
 
 absl::Status SyntaxError(absl::string_view why) {
@@ -192,9 +198,12 @@ void GtpSession::Write(absl::string_view text) {
 }
 
 void GtpSession::WriteAnswer(const std::string& id, const Reply& reply) {
+  // Messages quote the input; a megabyte of it makes no useful message.
+  constexpr size_t kMaxMessage = 200;
   std::string answer = absl::StrCat(reply.ok ? "=" : "?", id);
   if (!reply.text.empty()) {
-    absl::StrAppend(&answer, reply.text.front() == '\n' ? "" : " ", reply.text);
+    absl::StrAppend(&answer, reply.text.front() == '\n' ? "" : " ",
+                    reply.ok ? reply.text : Shown(reply.text, kMaxMessage));
   }
   log_.Sent(answer);
   Write(absl::StrCat(answer, "\n\n"));
@@ -251,10 +260,10 @@ GtpSession::Reply GtpSession::Quit(const CommandLine&) {
 GtpSession::Reply GtpSession::NewGame(const CommandLine& c) {
   absl::StatusOr<Rules> rules = ParseRules(absl::StrJoin(c.args, " "));
   if (!rules.ok()) {
-    return Failure(absl::StrCat("syntax error: ", rules.status().message()));
+    return Failure(Prefixed("syntax error: ", rules.status().message()));
   }
   if (absl::Status started = engine_.NewGame(*rules); !started.ok()) {
-    return Failure(absl::StrCat("syntax error: ", started.message()));
+    return Failure(Prefixed("syntax error: ", started.message()));
   }
   return Success();
 }
@@ -280,8 +289,11 @@ GtpSession::Reply GtpSession::Play(const CommandLine& c) {
   }
   if (engine_.game().is_over()) return Failure("game over");
   if (absl::Status played = engine_.Play(*colour, *move); !played.ok()) {
-    return Failure(absl::StrCat("illegal move: ", MoveName(*move), ": ",
-                                played.message()));
+    // The engine's reasons usually name the move already.
+    return Failure(absl::StartsWith(played.message(), "illegal move: ")
+                       ? std::string(played.message())
+                       : absl::StrCat("illegal move: ", MoveName(*move), ": ",
+                                      played.message()));
   }
   return Success();
 }
@@ -319,9 +331,7 @@ GtpSession::Reply GtpSession::LegalMoves(const CommandLine& c) {
 GtpSession::Reply GtpSession::Setup(const CommandLine& c) {
   absl::StatusOr<Position> pos = ParsePosition(absl::StrJoin(c.args, " "));
   if (!pos.ok()) {
-    const absl::string_view why = pos.status().message();
-    if (absl::StartsWith(why, "invalid position")) return Failure(std::string(why));
-    return Failure(absl::StrCat("invalid position: ", why));
+    return Failure(Prefixed("invalid position: ", pos.status().message()));
   }
   engine_.Setup(*pos);
   return Success();

@@ -46,7 +46,9 @@ CommandLine SplitCommandLine(absl::string_view line) {
       absl::StrSplit(line, ' ', absl::SkipEmpty());
   CommandLine command;
   auto word = words.begin();
-  if (word != words.end() &&
+  // An id is a non-negative integer: a thousand digits are not one.
+  constexpr size_t kMaxIdDigits = 18;
+  if (word != words.end() && word->size() <= kMaxIdDigits &&
       word->find_first_not_of("0123456789") == std::string::npos) {
     command.id = std::move(*word++);
   }

@@ -23,7 +23,8 @@ namespace wallgo::protocol {
 std::string CleanLine(absl::string_view raw);
 
 // A cleaned line split into `[id] name [arguments...]`; the id is the first
-// word when it is all digits (kept as written, to be echoed back).
+// word when it is all digits, at most 18 of them (kept as written, to be
+// echoed back).
 struct CommandLine {
   std::string id;
   std::string name;

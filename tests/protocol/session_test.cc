@@ -27,19 +27,53 @@ using ::testing::StartsWith;
 using testing::FakeFactory;
 using testing::FakeRecord;
 
-// Runs `script` through a fresh session and returns its standard output.
-std::string RunScript(const std::string& script,
-                      std::shared_ptr<FakeRecord> record =
-                          std::make_shared<FakeRecord>()) {
+// An input that delivers its parts with pauses, as a person typing does:
+// each part, and the end of input, arrives `pause` after the previous part.
+class TypedInput : public std::streambuf {
+ public:
+  TypedInput(std::vector<std::string> parts, absl::Duration pause)
+      : parts_(std::move(parts)), pause_(pause) {}
+
+ protected:
+  int_type underflow() override {
+    if (next_ > 0) absl::SleepFor(pause_);  // the end of input pauses too
+    if (next_ == parts_.size()) return traits_type::eof();
+    std::string& part = parts_[next_++];
+    setg(part.data(), part.data(), part.data() + part.size());
+    return traits_type::to_int_type(part[0]);
+  }
+
+ private:
+  std::vector<std::string> parts_;
+  absl::Duration pause_;
+  size_t next_ = 0;
+};
+
+// Runs the session over `in` and returns its standard output.
+std::string RunInput(std::istream& in, std::shared_ptr<FakeRecord> record) {
   search::SearchOptions options = DefaultOptions();
   options.visits = 10;
   Engine engine(FakeFactory(record), options);
-  std::istringstream in(script);
   std::ostringstream out;
   Log log(nullptr, nullptr);
   GtpSession session(engine, out, log, "9.9.9");
   session.Run(in);
   return out.str();
+}
+
+// Runs `script` (all of it available at once) through a fresh session.
+std::string RunScript(const std::string& script,
+                      std::shared_ptr<FakeRecord> record =
+                          std::make_shared<FakeRecord>()) {
+  std::istringstream in(script);
+  return RunInput(in, std::move(record));
+}
+
+// Runs `parts` typed with pauses of `pause` through a fresh session.
+std::string RunTyped(std::vector<std::string> parts, absl::Duration pause) {
+  TypedInput typed(std::move(parts), pause);
+  std::istream in(&typed);
+  return RunInput(in, std::make_shared<FakeRecord>());
 }
 
 // The answers of a transcript: every answer ends with an empty line.
@@ -194,12 +228,13 @@ TEST(SessionTest, TimeSettingsReachTheSearcher) {
 }
 
 TEST(SessionTest, AnalyzeStreamsInfoUntilTheNextLineWhichIsThenHandled) {
-  const std::vector<std::string> answers =
-      Answers(RunScript("5 analyze 1\n6 name\n"));
+  const std::vector<std::string> answers = Answers(
+      RunTyped({"5 analyze 1\n", "6 name\n"}, absl::Milliseconds(300)));
   ASSERT_EQ(answers.size(), 2u);
   std::vector<std::string> lines = absl::StrSplit(answers[0], '\n');
   EXPECT_EQ(lines[0], "=5");
-  ASSERT_GE(lines.size(), 2u);
+  // Every 10 ms for 300 ms: more than one report of two candidates.
+  ASSERT_GE(lines.size(), 5u);
   for (size_t i = 1; i < lines.size(); ++i) {
     EXPECT_THAT(lines[i],
                 MatchesRegex("info move [a-g][1-7] visits [0-9]+ winrate "
@@ -210,9 +245,18 @@ TEST(SessionTest, AnalyzeStreamsInfoUntilTheNextLineWhichIsThenHandled) {
 }
 
 TEST(SessionTest, AnalyzeEndsAtTheEndOfInput) {
-  const std::vector<std::string> answers = Answers(RunScript("analyze\n"));
+  const std::vector<std::string> answers =
+      Answers(RunTyped({"analyze\n"}, absl::Milliseconds(100)));
   ASSERT_EQ(answers.size(), 1u);
   EXPECT_THAT(answers[0], StartsWith("=\ninfo move g7 "));
+}
+
+TEST(SessionTest, AnalyzeWithTheNextCommandAlreadyWaitingEndsAtOnce) {
+  const std::vector<std::string> answers =
+      Answers(RunScript("analyze\nname\n"));
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_THAT(answers[0], StartsWith("="));
+  EXPECT_EQ(answers[1], "= wallgo");
 }
 
 TEST(SessionTest, GenMoveAnalyzeStreamsInfoAndEndsWithPlay) {

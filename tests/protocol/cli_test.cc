@@ -1,0 +1,166 @@
+// The `wallgo` command line and its one-shot jobs, through the real binary.
+#include <filesystem>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/protocol/run_binary.h"
+
+namespace wallgo::protocol::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::string FirstLine(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
+
+std::filesystem::path TempFile(const std::string& name) {
+  return std::filesystem::temp_directory_path() /
+         (name + "_" + std::to_string(::getpid()));
+}
+
+TEST(CliTest, BadFlagsAndValuesExitWithStatusTwoAndAOneLineError) {
+  const struct {
+    const char* args;
+    const char* error;
+  } cases[] = {
+      {"--bogus", "wallgo: unrecognised option '--bogus'"},
+      {"--threads 0", "wallgo: threads must be in 1..256, not 0"},
+      {"--movetime soon", "wallgo: movetime must be a number, not 'soon'"},
+      {"--level", "wallgo: the required argument for option '--level' is missing"},
+      {"perft 2 3", "wallgo: unexpected argument '3' (jobs: perft [DEPTH], bench)"},
+      {"dance", "wallgo: unexpected argument 'dance' (jobs: perft [DEPTH], bench)"},
+      {"--depth 3", "wallgo: --depth, --position, --rules, --moves and --divide "
+                    "belong to the perft job"},
+      {"perft --position nonsense",
+       "wallgo: invalid position: syntax error: expected key=value, got 'nonsense'"},
+      {"--config /nonexistent/wallgo.cfg",
+       "wallgo: config file /nonexistent/wallgo.cfg: can not read options "
+       "configuration file '/nonexistent/wallgo.cfg'"},
+  };
+  for (const auto& c : cases) {
+    const RunResult run = RunWallgo(c.args, "");
+    EXPECT_EQ(run.exit_code, 2) << c.args;
+    EXPECT_EQ(FirstLine(run.err), c.error) << c.args;
+    EXPECT_THAT(run.err, HasSubstr("\nUsage: wallgo")) << c.args;
+    EXPECT_EQ(run.out, "") << c.args;
+  }
+}
+
+TEST(CliTest, HelpAndVersion) {
+  const RunResult help = RunWallgo("--help", "");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.out, StartsWith("Usage: wallgo"));
+  for (const char* flag : {"--threads", "--visits", "--movetime", "--hash",
+                           "--seed", "--level", "--config", "--log",
+                           "--depth", "--position", "--moves", "--divide"}) {
+    EXPECT_THAT(help.out, HasSubstr(flag));
+  }
+  const RunResult version = RunWallgo("--version", "");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out, "wallgo 0.1.0\n");
+}
+
+TEST(CliTest, FlagsAndTheConfigFileSetTheOptionsFlagsWinning) {
+  const std::filesystem::path config = TempFile("wallgo_config");
+  WriteWholeFile(config, "# search options\nvisits = 77\nlevel = 4\n");
+  const RunResult run =
+      RunWallgo("--config " + config.string() + " --level 6 --seed 9",
+                "get_option visits\nget_option level\nget_option seed\n");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "= 77\n\n= 6\n\n= 9\n\n");
+  WriteWholeFile(config, "visits = lots\n");
+  const RunResult bad = RunWallgo("--config " + config.string(), "");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(FirstLine(bad.err), "wallgo: visits must be an integer, not 'lots'");
+  std::filesystem::remove(config);
+}
+
+TEST(CliTest, LogFileGetsTheTranscriptAndStdoutOnlyAnswers) {
+  const std::filesystem::path log = TempFile("wallgo_log");
+  std::filesystem::remove(log);
+  const RunResult run = RunWallgo("--visits 5 --log " + log.string(),
+                                  "name\ngenmove red\n");
+  EXPECT_EQ(run.exit_code, 0);
+  std::vector<std::string> answers = absl::StrSplit(run.out, "\n\n");
+  ASSERT_EQ(answers.size(), 3u);
+  EXPECT_EQ(answers[0], "= wallgo");
+  EXPECT_THAT(answers[1], StartsWith("= "));
+  const std::string transcript = ReadWholeFile(log);
+  EXPECT_THAT(transcript, HasSubstr("< name\n> = wallgo\n"));
+  EXPECT_THAT(transcript, HasSubstr("< genmove red\n# genmove red: "));
+  EXPECT_THAT(run.err, HasSubstr("genmove red: "));  // events on stderr
+  std::filesystem::remove(log);
+}
+
+TEST(CliTest, PerftJobCountsLikeTheProtocolAndDivides) {
+  const RunResult gtp = RunWallgo("", "perft 3\n");
+  ASSERT_THAT(gtp.out, StartsWith("= "));
+  const std::string count = gtp.out.substr(2, gtp.out.find('\n') - 2);
+  const RunResult job = RunWallgo("perft 3", "");
+  EXPECT_EQ(job.exit_code, 0);
+  EXPECT_EQ(FirstLine(job.out), "perft 3: " + count);
+  EXPECT_THAT(job.out, HasSubstr(" leaves/s\n"));
+
+  const RunResult divide =
+      RunWallgo("perft --depth 2 --divide --moves \"d4 c3 e5 a1\"", "");
+  EXPECT_EQ(divide.exit_code, 0) << divide.err;
+  uint64_t sum = 0;
+  std::string total_line;
+  for (absl::string_view line : absl::StrSplit(divide.out, '\n')) {
+    std::vector<std::string> words = absl::StrSplit(line, ' ');
+    uint64_t n = 0;
+    if (words.size() == 2 && absl::SimpleAtoi(words[1], &n)) sum += n;
+    if (absl::StartsWith(line, "perft 2: ")) total_line = std::string(line);
+  }
+  EXPECT_EQ(total_line, "perft 2: " + std::to_string(sum));
+  const RunResult same = RunWallgo(
+      "perft 2 --position \"players=2 setup=fourstone stay=always "
+      "wall-limit=unlimited breakers=0 turn=red red=a1,b2,d4,f6 "
+      "blue=f2,c3,e5,b6 red-walls= blue-walls=\"",
+      "");
+  EXPECT_EQ(FirstLine(same.out), total_line);
+  const RunResult illegal = RunWallgo("perft 1 --moves \"d4 d4\"", "");
+  EXPECT_EQ(illegal.exit_code, 2);
+  EXPECT_THAT(FirstLine(illegal.err), StartsWith("wallgo: illegal move: d4"));
+}
+
+TEST(CliTest, BenchPrintsARepeatableNodeSignature) {
+  const RunResult first = RunWallgo("bench --visits 30", "");
+  const RunResult second = RunWallgo("bench --visits 30", "");
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  const auto nodes_line = [](const std::string& out) {
+    for (absl::string_view line : absl::StrSplit(out, '\n')) {
+      if (absl::StartsWith(line, "nodes ")) return std::string(line);
+    }
+    return std::string("no nodes line");
+  };
+  EXPECT_THAT(nodes_line(first.out), ::testing::MatchesRegex("nodes [1-9][0-9]*"));
+  EXPECT_EQ(nodes_line(first.out), nodes_line(second.out));
+  EXPECT_THAT(first.out, HasSubstr("nodes/second "));
+}
+
+TEST(CliTest, QuitAndEndOfInputStopARealSearchPromptly) {
+  for (const char* ending : {"quit\n", ""}) {
+    const absl::Time start = absl::Now();
+    const RunResult run = RunWallgo(
+        "--movetime 600", std::string("genmove red\n") + ending);
+    EXPECT_LT(absl::Now() - start, absl::Seconds(10)) << "ending: " << ending;
+    EXPECT_EQ(run.exit_code, 0);
+    EXPECT_THAT(run.out, StartsWith("= "));
+  }
+  const absl::Time start = absl::Now();
+  const RunResult analyze = RunWallgo("", "analyze 10\n");
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+  EXPECT_THAT(analyze.out, StartsWith("=\n"));
+  EXPECT_THAT(analyze.out, ::testing::EndsWith("\n\n"));
+}
+
+}  // namespace
+}  // namespace wallgo::protocol::testing
