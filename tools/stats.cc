@@ -79,13 +79,8 @@ Moments PairMoments(const Pentanomial& p) {
   return PairMoments(counts);
 }
 
-// fishtest's regularisation: an empty count becomes 1e-3, so that a match
-// where every pair ends the same way (variance 0) can still be decided.
-Moments RegularizedPairMoments(const Pentanomial& p) {
-  std::array<double, 5> counts;
-  for (int k = 0; k < 5; ++k) counts[k] = p.counts[k] == 0 ? 1e-3 : p.counts[k];
-  return PairMoments(counts);
-}
+// The pair scores, in count order.
+constexpr std::array<double, 5> kPairScores = {0, 0.25, 0.5, 0.75, 1};
 
 }  // namespace
 
@@ -147,12 +142,48 @@ SprtState TrinomialSprt(const Trinomial& t, const SprtParams& params) {
   return Decide(s);
 }
 
+std::array<double, 5> PentanomialMle(const std::array<double, 5>& observed,
+                                     double s) {
+  const auto& a = kPairScores;
+  // f(theta) = sum_i p_i (a_i - s) / (1 + theta (a_i - s)) falls from +inf
+  // to -inf on (-1 / (a_max - s), -1 / (a_min - s)); its root is theta.
+  const auto f = [&](double theta) {
+    double sum = 0;
+    for (int i = 0; i < 5; ++i) {
+      sum += observed[i] * (a[i] - s) / (1 + theta * (a[i] - s));
+    }
+    return sum;
+  };
+  double lo = -1 / (a[4] - s), hi = -1 / (a[0] - s);
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (lo + hi) / 2;
+    (f(mid) > 0 ? lo : hi) = mid;
+  }
+  const double theta = (lo + hi) / 2;
+  std::array<double, 5> p;
+  for (int i = 0; i < 5; ++i) p[i] = observed[i] / (1 + theta * (a[i] - s));
+  return p;
+}
+
 SprtState PentanomialSprt(const Pentanomial& p, const SprtParams& params) {
   SprtState s = Bounds(params);
   if (p.pairs() == 0) return s;
-  const Moments m = RegularizedPairMoments(p);
-  const double s0 = ScoreFromElo(params.elo0), s1 = ScoreFromElo(params.elo1);
-  s.llr = m.n * (s1 - s0) * (2 * m.mean - s0 - s1) / (2 * m.variance);
+  // fastchess/fishtest regularisation: an empty count becomes 1e-3.
+  std::array<double, 5> counts;
+  double total = 0;
+  for (int k = 0; k < 5; ++k) {
+    counts[k] = p.counts[k] == 0 ? 1e-3 : p.counts[k];
+    total += counts[k];
+  }
+  std::array<double, 5> observed;
+  for (int k = 0; k < 5; ++k) observed[k] = counts[k] / total;
+  const std::array<double, 5> p0 =
+      PentanomialMle(observed, ScoreFromElo(params.elo0));
+  const std::array<double, 5> p1 =
+      PentanomialMle(observed, ScoreFromElo(params.elo1));
+  for (int k = 0; k < 5; ++k) {
+    s.llr += total * observed[k] * (std::log(p1[k]) - std::log(p0[k]));
+  }
   return Decide(s);
 }
 

@@ -69,12 +69,18 @@ struct SprtState {
 // estimated from the games; LLR stays 0 until there are wins, draws and
 // losses.
 SprtState TrinomialSprt(const Trinomial& t, const SprtParams& params);
-// fastchess/fishtest-style GSPRT on game pairs with logistic Elo bounds:
-// LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v), N pairs, m and v the mean and
-// variance of the pair score (halved, 0..1), s0 and s1 the scores at elo0
-// and elo1. Empty counts are taken as 1e-3 (fishtest's regularisation), so
-// N is the regularised number of pairs; LLR is 0 without pairs.
+// fastchess's GSPRT on game pairs with logistic Elo bounds (its default
+// "logistic" model): LLR = N sum_i p_i ln(P1_i / P0_i), with p the observed
+// pair-score frequencies (empty counts taken as 1e-3, N their regularised
+// total) and Pj the distribution closest to p (maximum likelihood) whose
+// mean is the score at elo_j (PentanomialMle). Michel Van den Bergh,
+// "Comments on Normalized Elo", proposition 1.1.
 SprtState PentanomialSprt(const Pentanomial& p, const SprtParams& params);
+// The maximum-likelihood distribution over the pair scores 0, 1/4, 1/2,
+// 3/4, 1 with mean `s`, given observed frequencies: P_i = p_i / (1 + theta
+// (a_i - s)), theta the root of sum_i p_i (a_i - s) / (1 + theta (a_i - s)).
+std::array<double, 5> PentanomialMle(const std::array<double, 5>& observed,
+                                     double s);
 SprtState RunSprt(const Trinomial& t, const Pentanomial& p,
                   const SprtParams& params);
 

@@ -287,13 +287,16 @@ TEST_F(MatchTest, ThreePlayersRotateSeats) {
 }
 
 TEST_F(MatchTest, SprtStopsWhenAHypothesisIsAccepted) {
-  // The bad engine crashes at once in every game: one won pair already
-  // gives LLR 3.81 > 2.94 (stats_test), so the match stops after 2 games.
-  MatchOptions options = Options("--crash-at 1", 40);
-  options.sprt = SprtParams{0, 10, 0.05, 0.05};
+  // The bad engine crashes at once in every game, so every pair is won
+  // twice. With elo1 = 200 (s1 = 0.759747) n such pairs give LLR
+  // 0.418890 n, nearly: 7 pairs 2.929162 < 2.944, 8 pairs 3.347539 (same
+  // formula as stats_test), so the match stops after 16 of its 60 games.
+  MatchOptions options = Options("--crash-at 1", 60);
+  options.sprt = SprtParams{0, 200, 0.05, 0.05};
   const MatchResult result = Run(options);
-  EXPECT_EQ(result.played, 2);
+  EXPECT_EQ(result.played, 16);
   ASSERT_TRUE(result.sprt.has_value());
+  EXPECT_NEAR(result.sprt->llr, 3.347539, 1e-4);
   EXPECT_EQ(result.sprt->decision, SprtDecision::kAcceptH1);
 }
 

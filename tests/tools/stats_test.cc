@@ -76,28 +76,51 @@ TEST(SprtTest, BoundsFromErrorRates) {
   EXPECT_EQ(s.decision, SprtDecision::kContinue);
 }
 
+TEST(SprtTest, PentanomialMleHasTheRequiredMean) {
+  // P_i = p_i / (1 + theta (a_i - s)) with theta the root of
+  // sum_i p_i (a_i - s) / (1 + theta (a_i - s)): for p = [0.04, 0.16, 0.4,
+  // 0.32, 0.08] and s = 0.5, theta = 0.965872 and
+  // P = [0.04 / (1 - 0.482936), 0.16 / (1 - 0.241468), 0.4,
+  //      0.32 / (1 + 0.241468), 0.08 / (1 + 0.482936)]
+  //   = [0.077360, 0.210934, 0.4, 0.257759, 0.053947]: sums to 1, mean 0.5.
+  const std::array<double, 5> p =
+      PentanomialMle({0.04, 0.16, 0.4, 0.32, 0.08}, 0.5);
+  const std::array<double, 5> expected = {0.077360, 0.210934, 0.4, 0.257759,
+                                          0.053947};
+  double sum = 0, mean = 0;
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_NEAR(p[i], expected[i], 1e-6);
+    sum += p[i];
+    mean += p[i] * i / 4.0;
+  }
+  EXPECT_NEAR(sum, 1, 1e-9);
+  EXPECT_NEAR(mean, 0.5, 1e-9);
+}
+
 TEST(SprtTest, PentanomialGsprt) {
-  // Same pairs as above: N = 25, m = 0.56, v = 0.0564.
-  // s0 = score at 0 Elo = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 0.514387
-  // LLR = N (s1 - s0) (2m - s0 - s1) / (2v)
-  //     = 25 * 0.014387 * (1.12 - 1.014387) / 0.1128 = 0.336762
+  // Same pairs as above: N = 25, observed p = [0.04, 0.16, 0.4, 0.32, 0.08].
+  // s0 = score at 0 Elo = 0.5, s1 = 1 / (1 + 10^(-10/400)) = 0.514387.
+  // P0 (theta 0.965872) = [0.077360, 0.210934, 0.4, 0.257759, 0.053947]
+  // P1 (theta 0.756838) = [0.065499, 0.200025, 0.404403, 0.271573, 0.058500]
+  // LLR = N sum_i p_i ln(P1_i / P0_i)
+  //     = 25 (0.04 ln 0.846682 + 0.16 ln 0.948299 + 0.4 ln 1.011009
+  //           + 0.32 ln 1.053593 + 0.08 ln 1.084391) = 0.310312
   const SprtState s =
       PentanomialSprt({{1, 4, 10, 8, 2}}, {0, 10, 0.05, 0.05});
-  EXPECT_NEAR(s.llr, 0.336762, 1e-5);
+  EXPECT_NEAR(s.llr, 0.310312, 1e-5);
   EXPECT_EQ(s.decision, SprtDecision::kContinue);
 }
 
 TEST(SprtTest, PentanomialRegularizesEmptyCounts) {
   // One win-win pair: counts [0, 0, 0, 0, 1] become [1e-3, 1e-3, 1e-3,
-  // 1e-3, 1], N = 1.004.
-  // mean = (0.25 + 0.5 + 0.75) * 0.001 / 1.004 + 1 / 1.004 = 0.997510
-  // variance = (0.001 (0.997510^2 + 0.747510^2 + 0.497510^2 + 0.247510^2)
-  //             + 1 * 0.002490^2) / 1.004 = 0.00186133
-  // LLR = 1.004 * 0.014387 * (1.995020 - 1.014387) / (2 * 0.00186133)
-  //     = 3.80507 > 2.944: H1 after a single pair.
+  // 1e-3, 1], N = 1.004, p = [0.000996, 0.000996, 0.000996, 0.000996,
+  // 0.996016]. P0 = [0.497845, 0.001988, 0.000996, 0.000664, 0.498507],
+  // P1 = [0.483396, 0.002045, 0.001025, 0.000684, 0.512851].
+  // LLR = 1.004 * (0.996016 ln(0.512851 / 0.498507) + small terms)
+  //     = 0.028424: one pair proves nothing.
   const SprtState s = PentanomialSprt({{0, 0, 0, 0, 1}}, {0, 10, 0.05, 0.05});
-  EXPECT_NEAR(s.llr, 3.80507, 1e-4);
-  EXPECT_EQ(s.decision, SprtDecision::kAcceptH1);
+  EXPECT_NEAR(s.llr, 0.028424, 1e-5);
+  EXPECT_EQ(s.decision, SprtDecision::kContinue);
 }
 
 TEST(SprtTest, TrinomialBayesElo) {
@@ -120,15 +143,16 @@ TEST(SprtTest, TrinomialBayesElo) {
 }
 
 TEST(SprtTest, AcceptsAHypothesisWhenTheEvidenceIsStrong) {
-  // 400 pairs at mean 0.56 (scaled counts): LLR = 16 * 0.336762 = 5.39
-  // > 2.944: H1. Mirrored counts give mean 0.44 and an LLR far below
-  // -2.944: H0.
+  // 16 times the pairs above (same p, N = 400): LLR = 16 * 0.310312
+  // = 4.96499 > 2.944: H1. Mirrored counts (mean 0.44) give -6.11938
+  // < -2.944: H0.
   const SprtParams p{0, 10, 0.05, 0.05};
   const SprtState h1 = PentanomialSprt({{16, 64, 160, 128, 32}}, p);
-  EXPECT_NEAR(h1.llr, 16 * 0.336762, 1e-3);
+  EXPECT_NEAR(h1.llr, 16 * 0.310312, 1e-3);
   EXPECT_EQ(h1.decision, SprtDecision::kAcceptH1);
-  EXPECT_EQ(PentanomialSprt({{32, 128, 160, 64, 16}}, p).decision,
-            SprtDecision::kAcceptH0);
+  const SprtState h0 = PentanomialSprt({{32, 128, 160, 64, 16}}, p);
+  EXPECT_NEAR(h0.llr, -6.11938, 1e-3);
+  EXPECT_EQ(h0.decision, SprtDecision::kAcceptH0);
   EXPECT_EQ(RunSprt({}, {{32, 128, 160, 64, 16}}, p).decision,
             SprtDecision::kAcceptH0);
 }
