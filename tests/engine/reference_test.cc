@@ -127,6 +127,8 @@ TEST_P(ReferenceTest, RandomGamesAgreeWithTheReference) {
   }
   if (rules.wall_limit != kUnlimitedWalls) {
     EXPECT_GT(c.ended_stuck, 0);
+  } else {
+    EXPECT_GT(c.ended_settled, 0);
   }
   const bool mobile_unlimited =
       rules.stay == StayRule::kMobile && rules.wall_limit == kUnlimitedWalls;
