@@ -45,37 +45,35 @@ Bitboard ScoreOwnedRegions(const Position& pos,
   return contested;
 }
 
-// Gives each cell of `cells` to the players whose bit-set holds it, split
-// evenly when several do.
+// Shares out each cell of `cells` among the players whose `sets` hold it:
+// evenly, except that when `mover_share` >= 0 and `mover` is among them, the
+// mover gets `mover_share` and the others split the rest.
 void SplitTies(Bitboard cells, const std::array<Bitboard, kMaxPlayers>& sets,
-               int players, std::array<float, kMaxPlayers>& score) {
+               int players, int mover, float mover_share,
+               std::array<float, kMaxPlayers>& score) {
   for (; cells != 0; cells = PopLowest(cells)) {
     const Bitboard cell = CellBit(LowestCell(cells));
     int sharers = 0;
     for (int p = 0; p < players; ++p) sharers += (sets[p] & cell) != 0;
-    const float share = 1.0f / static_cast<float>(sharers);
+    float share = 1.0f / static_cast<float>(sharers);
+    float mover_gets = share;
+    if (mover_share >= 0 && (sets[mover] & cell)) {
+      mover_gets = mover_share;
+      share = (1 - mover_share) / static_cast<float>(sharers - 1);
+    }
     for (int p = 0; p < players; ++p) {
-      if (sets[p] & cell) score[p] += share;
+      if (sets[p] & cell) score[p] += p == mover ? mover_gets : share;
     }
   }
 }
 
 // Hands out the cells `fresh` (each player's newly reached, unclaimed cells
-// of one turn) by `ties`, removing them from `unclaimed`.
-void ClaimTurn(std::array<Bitboard, kMaxPlayers>& fresh, int players, int mover,
-               bool first_turn, RaceTies ties, Bitboard& unclaimed,
+// of one turn), removing them from `unclaimed`. A cell several players reach
+// is shared (SplitTies); in the first turn the mover gets
+// `first_turn_share` of those it is in.
+void ClaimTurn(const std::array<Bitboard, kMaxPlayers>& fresh, int players,
+               int mover, float mover_share, Bitboard& unclaimed,
                std::array<float, kMaxPlayers>& score) {
-  const bool mover_first = ties == RaceTies::kTurnOrder ||
-                           (ties == RaceTies::kMoverFirstTurn && first_turn);
-  if (mover_first) {
-    for (int i = 0; i < players; ++i) {
-      const int p = (mover + i) % players;
-      fresh[p] &= unclaimed;
-      score[p] += PopCount(fresh[p]);
-      unclaimed &= ~fresh[p];
-    }
-    return;
-  }
   Bitboard once = 0;
   Bitboard several = 0;
   for (int p = 0; p < players; ++p) {
@@ -85,15 +83,15 @@ void ClaimTurn(std::array<Bitboard, kMaxPlayers>& fresh, int players, int mover,
   for (int p = 0; p < players; ++p) {
     score[p] += PopCount(fresh[p] & ~several);
   }
-  SplitTies(several, fresh, players, score);
+  SplitTies(several, fresh, players, mover, mover_share, score);
   unclaimed &= ~once;
 }
 
 // The reachability race in the `contested` regions: all players spread a
 // turn at a time (independently: reaching a cell first does not block the
 // others' paths through it), and each cell goes to whoever reaches it in the
-// fewest turns, ties settled by `ties`.
-void ScoreRace(const Position& pos, Bitboard contested, RaceTies ties,
+// fewest turns, ties shared (ClaimTurn).
+void ScoreRace(const Position& pos, Bitboard contested, float first_turn_share,
                std::array<float, kMaxPlayers>& score) {
   const int players = pos.num_players();
   const WallMasks& walls = pos.walls();
@@ -117,7 +115,8 @@ void ScoreRace(const Position& pos, Bitboard contested, RaceTies ties,
       reach[p] = r;
     }
     if (grown == 0) return;
-    ClaimTurn(fresh, players, mover, turn == 1, ties, unclaimed, score);
+    ClaimTurn(fresh, players, mover, turn == 1 ? first_turn_share : -1,
+              unclaimed, score);
   }
 }
 
@@ -135,7 +134,7 @@ Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
     for (int p = 0; p < kMaxPlayers; ++p) t.score[p] = sheet.score[p];
     return t;
   }
-  ScoreRace(pos, contested, options.ties, t.score);
+  ScoreRace(pos, contested, options.first_turn_share, t.score);
   t.score[Index(pos.to_move())] += options.tempo_cells;
   return t;
 }

@@ -27,25 +27,16 @@ struct Evaluation {
 // (score = ComputeScores, win = 1 for the sole winner, shared for a draw).
 Evaluation Evaluate(const Position& pos);
 
-// How the race settles a cell that several players reach in the same turn.
-enum class RaceTies : uint8_t {
-  // Every tie is split evenly (the default: the best predictor of results,
-  // docs/eval.md).
-  kSplit,
-  // The player to move takes the cells its first turn reaches; later ties
-  // are split. Overrates the mover: it moves one stone, not all of them.
-  kMoverFirstTurn,
-  // The first in turn order, counting from the player to move, takes it.
-  kTurnOrder,
-};
-
 // The mover's head start, in cells, fitted to self-play results together
 // with WinScale (tests/search/eval/eval_calibrate.cc).
 inline constexpr float kTempoCells = 0.75f;
 
 // Knobs of the evaluation, for tuning matches; Evaluate uses the defaults.
 struct EvalOptions {
-  RaceTies ties = RaceTies::kSplit;
+  // The player to move's share of a cell that it and others reach in their
+  // first turn (it moves now). 0.5 splits such cells evenly with one other
+  // player, like ties of later turns; 1 hands them all to the mover.
+  float first_turn_share = 0.5f;
   float tempo_cells = kTempoCells;  // added to the mover's estimate
 };
 
@@ -57,7 +48,7 @@ struct Territory {
 };
 // Owned regions exactly; in contested regions a cell reached in the fewest
 // turns by one player is that player's, a cell reached in the same turn by
-// several is settled by `options.ties`, and a cell nobody reaches counts for
+// several is shared (see EvalOptions), and a cell nobody reaches counts for
 // nobody. Stones count for their owner. The player to move gets
 // `options.tempo_cells` on top while the game is not finished. During setup
 // every region counts as contested.

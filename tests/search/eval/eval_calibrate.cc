@@ -19,11 +19,13 @@
 namespace wallgo::search {
 namespace {
 
-constexpr int kNumTieRules = 3;
+// The first-turn shares (EvalOptions) compared.
+constexpr std::array<float, 5> kShares = {0.5f, 0.625f, 0.75f, 0.875f, 1.0f};
+constexpr int kNumTieRules = kShares.size();
 
 struct Sample {
   int contested = 0;
-  // Red's estimated score minus blue's, by each RaceTies rule.
+  // Red's estimated score minus blue's, by each share of kShares.
   std::array<float, kNumTieRules> margin{};
   float red_result = 0;  // 1 win, 0.5 draw, 0 loss
   bool setup = false;
@@ -45,7 +47,7 @@ void PlayAndRecord(AlphaBetaPlayer& player, uint64_t seed, int placements,
     Sample sample;
     for (int rule = 0; rule < kNumTieRules; ++rule) {
       const Territory t =
-          EstimateTerritory(pos, {.ties = static_cast<RaceTies>(rule)});
+          EstimateTerritory(pos, {.first_turn_share = kShares[rule]});
       sample.contested = t.contested_cells;
       sample.margin[rule] = t.score[0] - t.score[1];
     }
@@ -112,14 +114,16 @@ void Fit(const std::vector<Sample>& samples, int rule, bool setup) {
       LogLoss(samples, rule, setup, [](int c) { return WinScale(c); });
   const Fitted f = FitScaleAndTempo(samples, rule, setup);
   std::printf(
-      "ties=%d %s: log-loss with WinScale %.4f; best %.4f at %.2f + "
+      "share=%.3f %s: log-loss with WinScale %.4f; best %.4f at %.2f + "
       "%.2f*sqrt(c), tempo %+.3f cells\n",
-      rule, setup ? "setup" : "play", current, f.loss, f.a, f.b, f.tempo);
+      kShares[rule], setup ? "setup" : "play", current, f.loss, f.a, f.b,
+      f.tempo);
 }
 
 int Main(int argc, char** argv) {
   namespace po = boost::program_options;
-  int games = 0, placements = 0, ties = 0;
+  int games = 0, placements = 0;
+  float share = 0;
   int64_t nodes = 0;
   po::options_description desc("eval_calibrate options");
   desc.add_options()("help", "this text")(
@@ -128,8 +132,8 @@ int Main(int argc, char** argv) {
       "alpha-beta nodes a move")("placements",
                                  po::value(&placements)->default_value(2),
                                  "random placements that open each game")(
-      "ties", po::value(&ties)->default_value(0),
-      "RaceTies of the players' evaluation (0, 1, 2)");
+      "share", po::value(&share)->default_value(EvalOptions{}.first_turn_share),
+      "first-turn share of the players' evaluation");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);
@@ -141,7 +145,7 @@ int Main(int argc, char** argv) {
   options.visits = nodes;
   options.hash_mb = 16;
   AlphaBetaConfig config;
-  config.eval.ties = static_cast<RaceTies>(ties);
+  config.eval.first_turn_share = share;
   AlphaBetaPlayer player(options, config);
   std::vector<Sample> samples;
   for (int g = 0; g < games; ++g) PlayAndRecord(player, g, placements, samples);

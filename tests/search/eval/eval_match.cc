@@ -3,7 +3,7 @@
 // pair starts from the same random placements.
 //   build-<dir>/bin/eval_match --a ab --b greedy --games 20 --movetime 1
 // Players: random, greedy, ab, or ab with settings: ab/maxdepth=4/order=3
-// (ties=0,1,2: RaceTies in order).
+// (share and tempo in hundredths: EvalOptions).
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -42,7 +42,8 @@ std::unique_ptr<Searcher> MakePlayer(const std::string& spec,
     if (kv.size() != 2 || !absl::SimpleAtoi(kv[1], &value)) return nullptr;
     if (kv[0] == "maxdepth") config.max_depth = value;
     if (kv[0] == "order") config.eval_ordering_depth = value;
-    if (kv[0] == "ties") config.eval.ties = static_cast<RaceTies>(value);
+    if (kv[0] == "share") config.eval.first_turn_share = value / 100.0f;
+    if (kv[0] == "tempo") config.eval.tempo_cells = value / 100.0f;
   }
   return std::make_unique<AlphaBetaPlayer>(options, config);
 }

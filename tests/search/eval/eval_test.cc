@@ -37,7 +37,7 @@ Position Corridor(const std::string& turn, const std::string& blue_row7,
 }
 
 // Cells only: ties split, no tempo for the player to move.
-constexpr EvalOptions kCellsOnly{.ties = RaceTies::kSplit, .tempo_cells = 0};
+constexpr EvalOptions kCellsOnly{.first_turn_share = 0.5f, .tempo_cells = 0};
 
 float WinSum(const Evaluation& e) {
   return std::accumulate(e.win.begin(), e.win.end(), 0.0f);
@@ -70,25 +70,47 @@ TEST(EvaluateTest, CellsBothReachInOneTurnAreSplitByDefault) {
   EXPECT_FLOAT_EQ(t.score[1], kBlueOutsideRow7 + 1 + 1 + 3);
 }
 
-TEST(EvaluateTest, TheOtherTieRulesGiveFirstTurnTiesToTheMover) {
-  for (RaceTies ties : {RaceTies::kMoverFirstTurn, RaceTies::kTurnOrder}) {
-    const EvalOptions options{.ties = ties, .tempo_cells = 0};
-    const Territory red = EstimateTerritory(Corridor("red", "d7"), options);
-    EXPECT_FLOAT_EQ(red.score[0], kRedOutsideRow7 + 3);
-    EXPECT_FLOAT_EQ(red.score[1], kBlueOutsideRow7 + 4);
-    const Territory blue = EstimateTerritory(Corridor("blue", "d7"), options);
-    EXPECT_FLOAT_EQ(blue.score[0], kRedOutsideRow7 + 1);
-    EXPECT_FLOAT_EQ(blue.score[1], kBlueOutsideRow7 + 6);
-  }
+TEST(EvaluateTest, TheMoverCanTakeALargerShareOfFirstTurnTies) {
+  const EvalOptions options{.first_turn_share = 0.75f, .tempo_cells = 0};
+  const Territory red = EstimateTerritory(Corridor("red", "d7"), options);
+  EXPECT_FLOAT_EQ(red.score[0], kRedOutsideRow7 + 1 + 1.5f);
+  EXPECT_FLOAT_EQ(red.score[1], kBlueOutsideRow7 + 1 + 0.5f + 3);
+  const Territory blue = EstimateTerritory(Corridor("blue", "d7"), options);
+  EXPECT_FLOAT_EQ(blue.score[0], kRedOutsideRow7 + 1 + 0.5f);
+  EXPECT_FLOAT_EQ(blue.score[1], kBlueOutsideRow7 + 1 + 1.5f + 3);
 }
 
-TEST(EvaluateTest, TurnOrderGivesLaterTiesToTheFirstInOrder) {
-  // a7 against g7: d7, split by default, goes to whoever moves first.
-  const EvalOptions options{.ties = RaceTies::kTurnOrder, .tempo_cells = 0};
+TEST(EvaluateTest, OnlyFirstTurnTiesFavourTheMover) {
+  // a7 against g7: the only tie, d7, comes in the second turn.
+  const EvalOptions options{.first_turn_share = 1, .tempo_cells = 0};
   EXPECT_FLOAT_EQ(EstimateTerritory(Corridor("red", "g7"), options).score[0],
-                  kRedOutsideRow7 + 4);
-  EXPECT_FLOAT_EQ(EstimateTerritory(Corridor("blue", "g7"), options).score[1],
-                  kBlueOutsideRow7 + 4);
+                  kRedOutsideRow7 + 3.5f);
+}
+
+// Three players: a walled cross {b4, c4, d4, e4, f4, d5, d6} holds red b4,
+// blue f4 and green d6, each two steps (one turn) from d4; every player's
+// other stone sits alone in a walled corner cell; the other 39 cells hold
+// no stone.
+Position Cross(const std::string& turn) {
+  return Parse("players=3 turn=" + turn +
+               " red=b4,a1 blue=f4,g1 green=d6,g7"
+               " red-walls=b4n,b3n,a4e,c4n,c3n,d3n,e4n,e3n"
+               " blue-walls=f4n,f3n,f4e,c5e,d5e,c6e,d6e,d6n"
+               " green-walls=a1n,a1e,f1e,g1n,f7e,g6n");
+}
+
+TEST(EvaluateTest, ThreePlayersShareTiesAmongThoseWhoReachThem) {
+  // Each stone's own cell, its corner and its arm of the cross are its own;
+  // d4 is shared three ways.
+  const EvalOptions even{.first_turn_share = 1.0f / 3, .tempo_cells = 0};
+  const Territory t = EstimateTerritory(Cross("red"), even);
+  EXPECT_EQ(t.contested_cells, 7);
+  for (int p = 0; p < 3; ++p) EXPECT_FLOAT_EQ(t.score[p], 3 + 1.0f / 3);
+  // With the default share the mover gets half of d4, the others a quarter.
+  const Territory blue = EstimateTerritory(Cross("blue"), kCellsOnly);
+  EXPECT_FLOAT_EQ(blue.score[0], 3.25f);
+  EXPECT_FLOAT_EQ(blue.score[1], 3.5f);
+  EXPECT_FLOAT_EQ(blue.score[2], 3.25f);
 }
 
 TEST(EvaluateTest, AStoneWalledIntoThreeCellsCountsExactlyThree) {
