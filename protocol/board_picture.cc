@@ -94,13 +94,13 @@ std::string PhaseLine(const Game& game) {
   const std::string mover = ColourName(pos.to_move());
   if (game.is_over()) {
     const std::string resigned =
-        game.resigned() ? absl::StrCat(ColourName(*game.resigned()),
-                                       " resigned, ")
-                        : "";
+        game.resigned()
+            ? absl::StrCat(ColourName(*game.resigned()), " resigned, ")
+            : "";
     const Result result = game.result();
-    return absl::StrCat("game over: ", resigned,
-                        result.is_draw() ? "a draw"
-                                         : WinnerText(result) + " wins");
+    return absl::StrCat(
+        "game over: ", resigned,
+        result.is_draw() ? "a draw" : WinnerText(result) + " wins");
   }
   if (pos.in_setup()) {
     const int left =
@@ -146,9 +146,8 @@ std::string BoardPicture(const Game& game) {
     lines.push_back(absl::StrCat("last move: ", MoveName(game.moves().back())));
   }
   const ScoreSheet sheet = ComputeScores(pos);
-  lines.push_back(PerPlayerLine(pos, "score", [&](int i) {
-    return absl::StrCat(sheet.score[i]);
-  }));
+  lines.push_back(PerPlayerLine(
+      pos, "score", [&](int i) { return absl::StrCat(sheet.score[i]); }));
   lines.push_back(PerPlayerLine(pos, "walls left", [&](int i) {
     const int left = pos.walls_left(ColourAt(i));
     return left == kUnlimitedWalls ? std::string("unlimited")

@@ -16,9 +16,12 @@ namespace {
 po::options_description SearchFlags() {
   po::options_description flags("Search options (also valid in --config)");
   for (const OptionSpec& spec : AllOptions()) {
+    const std::string help =
+        absl::StrCat(spec.help, " (", FormatRange(spec), ")");
     flags.add_options()(std::string(spec.name).c_str(),
-                        po::value<std::string>(),
-                        std::string(spec.help).c_str());
+                        po::value<std::string>()->value_name(
+                            spec.type == OptionType::kInt ? "N" : "X"),
+                        help.c_str());
   }
   return flags;
 }
@@ -27,20 +30,22 @@ po::options_description GeneralFlags() {
   po::options_description flags("General");
   flags.add_options()("help,h", "print this help and exit")(
       "version", "print the version and exit")(
-      "config", po::value<std::string>(), "read search options from FILE")(
-      "log", po::value<std::string>(),
+      "config", po::value<std::string>()->value_name("FILE"),
+      "read search options from FILE (name = value lines)")(
+      "log", po::value<std::string>()->value_name("FILE"),
       "append events and the command transcript to FILE");
   return flags;
 }
 
 po::options_description PerftFlags() {
   po::options_description flags("perft job (wallgo perft [DEPTH] ...)");
-  flags.add_options()("depth", po::value<int>(), "plies to count (default 1)")(
-      "position", po::value<std::string>(),
+  flags.add_options()("depth", po::value<int>()->value_name("N"),
+                      "plies to count (default 1)")(
+      "position", po::value<std::string>()->value_name("TEXT"),
       "a position string, as the protocol's `position` prints")(
-      "rules", po::value<std::string>(),
+      "rules", po::value<std::string>()->value_name("TEXT"),
       "rules of the start position, as `newgame` takes them")(
-      "moves", po::value<std::string>(),
+      "moves", po::value<std::string>()->value_name("TEXT"),
       "moves played from the start first, space-separated")(
       "divide", "print the count under each first move");
   return flags;
@@ -102,9 +107,8 @@ absl::Status ApplyJob(const po::variables_map& vm, Invocation& inv) {
     }
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unexpected argument '", words.back(),
-                   "' (jobs: perft [DEPTH], bench)"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unexpected argument '", words.back(), "' (jobs: perft [DEPTH], bench)"));
 }
 
 absl::Status ApplyPerftFlags(const po::variables_map& vm, Invocation& inv) {
@@ -126,7 +130,8 @@ absl::Status ApplyPerftFlags(const po::variables_map& vm, Invocation& inv) {
       return absl::InvalidArgumentError("perft depth must be in 0..64");
     }
   }
-  if (vm.count("position")) inv.perft.position = vm["position"].as<std::string>();
+  if (vm.count("position"))
+    inv.perft.position = vm["position"].as<std::string>();
   if (vm.count("rules")) inv.perft.rules = vm["rules"].as<std::string>();
   if (vm.count("moves")) {
     std::istringstream words(vm["moves"].as<std::string>());
@@ -179,10 +184,9 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc,
     }
   }
   if (vm->count("log")) inv.log_file = (*vm)["log"].as<std::string>();
-  for (absl::Status s : {ApplySearchFlags(*vm, inv.search), ApplyJob(*vm, inv),
-                         ApplyPerftFlags(*vm, inv)}) {
-    if (!s.ok()) return s;
-  }
+  if (absl::Status s = ApplySearchFlags(*vm, inv.search); !s.ok()) return s;
+  if (absl::Status s = ApplyJob(*vm, inv); !s.ok()) return s;
+  if (absl::Status s = ApplyPerftFlags(*vm, inv); !s.ok()) return s;
   return inv;
 }
 

@@ -30,8 +30,7 @@ struct Invocation {
 
 // Fails with a one-line message saying what is wrong (the caller prints it
 // with the usage and exits with status 2).
-absl::StatusOr<Invocation> ParseCommandLine(int argc,
-                                             const char* const argv[]);
+absl::StatusOr<Invocation> ParseCommandLine(int argc, const char* const argv[]);
 
 // The usage text that --help prints.
 std::string Usage();

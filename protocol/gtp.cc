@@ -3,11 +3,11 @@
 #include <array>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/match.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
@@ -40,8 +40,8 @@ absl::Status SyntaxError(absl::string_view why) {
 absl::Status CheckArgCount(const CommandLine& c, size_t min, size_t max,
                            absl::string_view usage) {
   if (c.args.size() < min || c.args.size() > max) {
-    return SyntaxError(absl::StrCat("usage: ", c.name,
-                                    usage.empty() ? "" : " ", usage));
+    return SyntaxError(
+        absl::StrCat("usage: ", c.name, usage.empty() ? "" : " ", usage));
   }
   return absl::OkStatus();
 }
@@ -54,12 +54,12 @@ absl::StatusOr<Colour> ColourArg(absl::string_view text) {
   return colour;
 }
 
-absl::StatusOr<int64_t> IntArg(absl::string_view text, int64_t min,
-                               int64_t max, absl::string_view what) {
+absl::StatusOr<int64_t> IntArg(absl::string_view text, int64_t min, int64_t max,
+                               absl::string_view what) {
   int64_t value = 0;
   if (!absl::SimpleAtoi(text, &value) || value < min || value > max) {
-    return SyntaxError(absl::StrCat(what, " must be an integer in ", min,
-                                    "..", max, ", not ", Shown(text)));
+    return SyntaxError(absl::StrCat(what, " must be an integer in ", min, "..",
+                                    max, ", not ", Shown(text)));
   }
   return value;
 }
@@ -68,11 +68,30 @@ absl::StatusOr<double> SecondsArg(absl::string_view text,
                                   absl::string_view what) {
   constexpr double kMaxSeconds = 1e9;
   double value = 0;
-  if (!absl::SimpleAtod(text, &value) || !(value >= 0 && value <= kMaxSeconds)) {
+  if (!absl::SimpleAtod(text, &value) ||
+      !(value >= 0 && value <= kMaxSeconds)) {
     return SyntaxError(absl::StrCat(what, " must be a number of seconds in 0..",
                                     kMaxSeconds, ", not ", Shown(text)));
   }
   return value;
+}
+
+struct TimeAndStones {
+  double seconds = 0;
+  int stones = 0;
+};
+
+// The arguments `SECONDS STONES` at `index` of time_settings / time_left.
+absl::StatusOr<TimeAndStones> TimeAndStonesArgs(const CommandLine& c,
+                                                size_t index,
+                                                absl::string_view what) {
+  constexpr int kMaxStones = 1000;
+  absl::StatusOr<double> seconds = SecondsArg(c.args[index], what);
+  if (!seconds.ok()) return seconds.status();
+  absl::StatusOr<int64_t> stones =
+      IntArg(c.args[index + 1], 0, kMaxStones, "stones");
+  if (!stones.ok()) return stones.status();
+  return TimeAndStones{*seconds, static_cast<int>(*stones)};
 }
 
 // The interval argument of analyze / genmove_analyze, in centiseconds.
@@ -97,7 +116,8 @@ std::string ScoreText(const Game& game) {
   const ScoreSheet sheet = ComputeScores(pos);
   std::vector<std::string> fields;
   for (int i = 0; i < pos.num_players(); ++i) {
-    fields.push_back(absl::StrCat(ColourName(ColourAt(i)), "=", sheet.score[i]));
+    fields.push_back(
+        absl::StrCat(ColourName(ColourAt(i)), "=", sheet.score[i]));
   }
   if (!game.is_over()) {
     fields.push_back("status=ongoing");
@@ -161,9 +181,9 @@ GtpSession::Reply GtpSession::Failure(std::string message) {
 GtpSession::Reply GtpSession::Streamed() { return {true, "", true}; }
 
 // A failed status as a reply (its message is the whole answer text).
-#define WALLGO_FAIL_IF_ERROR(expr)                                  \
-  if (const absl::Status status_ = (expr); !status_.ok()) {          \
-    return Failure(std::string(status_.message()));                 \
+#define WALLGO_FAIL_IF_ERROR(expr)                          \
+  if (const absl::Status status_ = (expr); !status_.ok()) { \
+    return Failure(std::string(status_.message()));         \
   }
 
 void GtpSession::Run(std::istream& in) {
@@ -285,7 +305,8 @@ GtpSession::Reply GtpSession::Play(const CommandLine& c) {
   WALLGO_FAIL_IF_ERROR(colour.status());
   absl::StatusOr<Move> move = ParseMove(c.args[1]);
   if (!move.ok()) {
-    return Failure(absl::StrCat("syntax error: not a move: ", Shown(c.args[1])));
+    return Failure(
+        absl::StrCat("syntax error: not a move: ", Shown(c.args[1])));
   }
   if (engine_.game().is_over()) return Failure("game over");
   if (absl::Status played = engine_.Play(*colour, *move); !played.ok()) {
@@ -305,10 +326,10 @@ GtpSession::Reply GtpSession::GenMove(const CommandLine& c) {
   absl::StatusOr<GenMoveResult> result =
       engine_.GenMove(*colour, Control(kDefaultInfoIntervalS, false));
   WALLGO_FAIL_IF_ERROR(result.status());
-  log_.Event(absl::StrFormat(
-      "genmove %s: %s, %d visits, %d nodes, %.2f s", ColourName(*colour),
-      MoveName(result->move), result->info.total_visits, result->info.nodes,
-      result->seconds));
+  log_.Event(absl::StrFormat("genmove %s: %s, %d visits, %d nodes, %.2f s",
+                             ColourName(*colour), MoveName(result->move),
+                             result->info.total_visits, result->info.nodes,
+                             result->seconds));
   return Success(MoveName(result->move));
 }
 
@@ -356,7 +377,8 @@ GtpSession::Reply GtpSession::SetOption(const CommandLine& c) {
   WALLGO_FAIL_IF_ERROR(CheckArgCount(c, 2, 2, "NAME VALUE"));
   const OptionSpec* spec = FindOption(c.args[0]);
   if (spec == nullptr) {
-    return Failure(absl::StrCat("syntax error: unknown option ", Shown(c.args[0])));
+    return Failure(
+        absl::StrCat("syntax error: unknown option ", Shown(c.args[0])));
   }
   search::SearchOptions options = engine_.options();
   if (absl::Status set = SetOptionFromText(options, *spec, c.args[1]);
@@ -371,7 +393,8 @@ GtpSession::Reply GtpSession::GetOption(const CommandLine& c) {
   WALLGO_FAIL_IF_ERROR(CheckArgCount(c, 1, 1, "NAME"));
   const OptionSpec* spec = FindOption(c.args[0]);
   if (spec == nullptr) {
-    return Failure(absl::StrCat("syntax error: unknown option ", Shown(c.args[0])));
+    return Failure(
+        absl::StrCat("syntax error: unknown option ", Shown(c.args[0])));
   }
   return Success(OptionValueText(engine_.options(), *spec));
 }
@@ -389,12 +412,10 @@ GtpSession::Reply GtpSession::TimeSettings(const CommandLine& c) {
   WALLGO_FAIL_IF_ERROR(CheckArgCount(c, 3, 3, "MAIN BYO STONES"));
   absl::StatusOr<double> main_s = SecondsArg(c.args[0], "main time");
   WALLGO_FAIL_IF_ERROR(main_s.status());
-  absl::StatusOr<double> byo_s = SecondsArg(c.args[1], "byo-yomi time");
-  WALLGO_FAIL_IF_ERROR(byo_s.status());
-  absl::StatusOr<int64_t> stones = IntArg(c.args[2], 0, 1000, "stones");
-  WALLGO_FAIL_IF_ERROR(stones.status());
-  WALLGO_FAIL_IF_ERROR(engine_.time_control().SetSettings(
-      *main_s, *byo_s, static_cast<int>(*stones)));
+  absl::StatusOr<TimeAndStones> byo = TimeAndStonesArgs(c, 1, "byo-yomi time");
+  WALLGO_FAIL_IF_ERROR(byo.status());
+  WALLGO_FAIL_IF_ERROR(
+      engine_.time_control().SetSettings(*main_s, byo->seconds, byo->stones));
   return Success();
 }
 
@@ -402,12 +423,10 @@ GtpSession::Reply GtpSession::TimeLeft(const CommandLine& c) {
   WALLGO_FAIL_IF_ERROR(CheckArgCount(c, 3, 3, "COLOUR SECONDS STONES"));
   absl::StatusOr<Colour> colour = ColourArg(c.args[0]);
   WALLGO_FAIL_IF_ERROR(colour.status());
-  absl::StatusOr<double> seconds = SecondsArg(c.args[1], "time left");
-  WALLGO_FAIL_IF_ERROR(seconds.status());
-  absl::StatusOr<int64_t> stones = IntArg(c.args[2], 0, 1000, "stones");
-  WALLGO_FAIL_IF_ERROR(stones.status());
-  WALLGO_FAIL_IF_ERROR(engine_.time_control().SetTimeLeft(
-      *colour, *seconds, static_cast<int>(*stones)));
+  absl::StatusOr<TimeAndStones> left = TimeAndStonesArgs(c, 1, "time left");
+  WALLGO_FAIL_IF_ERROR(left.status());
+  WALLGO_FAIL_IF_ERROR(
+      engine_.time_control().SetTimeLeft(*colour, left->seconds, left->stones));
   return Success();
 }
 
@@ -450,7 +469,8 @@ GtpSession::Reply GtpSession::Perft(const CommandLine& c) {
   absl::StatusOr<int64_t> depth = IntArg(c.args[0], 0, kMaxPerftDepth, "depth");
   WALLGO_FAIL_IF_ERROR(depth.status());
   if (engine_.game().is_over()) return Success(*depth == 0 ? "1" : "0");
-  return Success(absl::StrCat(wallgo::Perft(engine_.position(), static_cast<int>(*depth))));
+  return Success(absl::StrCat(
+      wallgo::Perft(engine_.position(), static_cast<int>(*depth))));
 }
 
 GtpSession::Reply GtpSession::Divide(const CommandLine& c) {

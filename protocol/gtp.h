@@ -6,8 +6,8 @@
 #include <ostream>
 #include <span>
 #include <string>
-#include "absl/strings/string_view.h"
 
+#include "absl/strings/string_view.h"
 #include "protocol/engine.h"
 #include "protocol/input.h"
 #include "protocol/log.h"
@@ -19,8 +19,7 @@ class GtpSession {
   // GTP perft is for quick checks; deeper counts are `wallgo perft`'s job.
   static constexpr int kMaxPerftDepth = 5;
 
-  GtpSession(Engine& engine, std::ostream& out, Log& log,
-             std::string version);
+  GtpSession(Engine& engine, std::ostream& out, Log& log, std::string version);
 
   // Answers the commands read from `in` until `quit` or the end of input.
   void Run(std::istream& in);
@@ -81,8 +80,8 @@ class GtpSession {
   std::ostream& out_;
   Log& log_;
   std::string version_;
-  std::string current_id_;         // of the command being handled
-  InputQueue* input_ = nullptr;    // set while Run reads
+  std::string current_id_;       // of the command being handled
+  InputQueue* input_ = nullptr;  // set while Run reads
   bool quit_ = false;
 };
 

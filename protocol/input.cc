@@ -42,8 +42,7 @@ std::string CleanLine(absl::string_view raw) {
 }
 
 CommandLine SplitCommandLine(absl::string_view line) {
-  std::vector<std::string> words =
-      absl::StrSplit(line, ' ', absl::SkipEmpty());
+  std::vector<std::string> words = absl::StrSplit(line, ' ', absl::SkipEmpty());
   CommandLine command;
   auto word = words.begin();
   // An id is a non-negative integer: a thousand digits are not one.

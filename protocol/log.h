@@ -4,8 +4,8 @@
 #pragma once
 
 #include <ostream>
-#include "absl/strings/string_view.h"
 
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 
 namespace wallgo::protocol {
@@ -13,7 +13,8 @@ namespace wallgo::protocol {
 class Log {
  public:
   // Either stream may be null (tests log nowhere).
-  Log(std::ostream* events, std::ostream* file) : events_(events), file_(file) {}
+  Log(std::ostream* events, std::ostream* file)
+      : events_(events), file_(file) {}
 
   void Event(absl::string_view text);
   // A command received ("< ") or an answer sent ("> "): file only.

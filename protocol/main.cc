@@ -6,7 +6,6 @@
 #include <memory>
 
 #include "absl/strings/str_format.h"
-
 #include "protocol/cli.h"
 #include "protocol/engine.h"
 #include "protocol/gtp.h"

@@ -13,8 +13,7 @@ namespace wallgo::protocol {
 namespace {
 
 constexpr std::array<OptionSpec, 6> kOptions = {{
-    {OptionId::kThreads, "threads", OptionType::kInt, 1, 256,
-     "search threads"},
+    {OptionId::kThreads, "threads", OptionType::kInt, 1, 256, "search threads"},
     {OptionId::kVisits, "visits", OptionType::kInt, 0, 1e12,
      "playouts per move, 0 = no visit limit"},
     {OptionId::kMovetime, "movetime", OptionType::kFloat, 0, 86400,
@@ -124,17 +123,22 @@ absl::Status SetOptionFromText(search::SearchOptions& options,
   const std::string shown(text.substr(0, 40));
   absl::StatusOr<double> value = ParseNumber(text, spec.type);
   if (!value.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        spec.name, " must be ", spec.type == OptionType::kInt ? "an integer" : "a number",
-        ", not '", shown, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(spec.name, " must be ",
+                     spec.type == OptionType::kInt ? "an integer" : "a number",
+                     ", not '", shown, "'"));
   }
   if (*value < spec.min || *value > spec.max) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(spec.name, " must be in ", FormatNumber(spec.min, spec.type),
-                     "..", FormatNumber(spec.max, spec.type), ", not ", shown));
+    return absl::InvalidArgumentError(absl::StrCat(
+        spec.name, " must be in ", FormatRange(spec), ", not ", shown));
   }
   SetValue(options, spec.id, *value);
   return absl::OkStatus();
+}
+
+std::string FormatRange(const OptionSpec& spec) {
+  return absl::StrCat(FormatNumber(spec.min, spec.type), "..",
+                      FormatNumber(spec.max, spec.type));
 }
 
 std::string DescribeOption(const search::SearchOptions& options,

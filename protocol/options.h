@@ -5,9 +5,9 @@
 
 #include <span>
 #include <string>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "search/search.h"
 
 namespace wallgo::protocol {
@@ -42,6 +42,9 @@ std::string OptionValueText(const search::SearchOptions& options,
 // InvalidArgument saying why and leaves `options` unchanged.
 absl::Status SetOptionFromText(search::SearchOptions& options,
                                const OptionSpec& spec, absl::string_view text);
+
+// "1..256", the option's range as text.
+std::string FormatRange(const OptionSpec& spec);
 
 // "name type=int min=1 max=256 default=1 value=4" for list_options.
 std::string DescribeOption(const search::SearchOptions& options,

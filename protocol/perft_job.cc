@@ -44,9 +44,9 @@ absl::Status RunPerftJob(const PerftJob& job, std::ostream& out) {
     total = Perft(*pos, job.depth);
   }
   const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
-  out << absl::StrFormat("perft %d: %d\ntime %.3f s, %.0f leaves/s\n",
-                         job.depth, total, seconds,
-                         seconds > 0 ? static_cast<double>(total) / seconds : 0.0);
+  out << absl::StrFormat(
+      "perft %d: %d\ntime %.3f s, %.0f leaves/s\n", job.depth, total, seconds,
+      seconds > 0 ? static_cast<double>(total) / seconds : 0.0);
   return absl::OkStatus();
 }
 

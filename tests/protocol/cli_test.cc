@@ -33,13 +33,18 @@ TEST(CliTest, BadFlagsAndValuesExitWithStatusTwoAndAOneLineError) {
       {"--bogus", "wallgo: unrecognised option '--bogus'"},
       {"--threads 0", "wallgo: threads must be in 1..256, not 0"},
       {"--movetime soon", "wallgo: movetime must be a number, not 'soon'"},
-      {"--level", "wallgo: the required argument for option '--level' is missing"},
-      {"perft 2 3", "wallgo: unexpected argument '3' (jobs: perft [DEPTH], bench)"},
-      {"dance", "wallgo: unexpected argument 'dance' (jobs: perft [DEPTH], bench)"},
-      {"--depth 3", "wallgo: --depth, --position, --rules, --moves and --divide "
-                    "belong to the perft job"},
+      {"--level",
+       "wallgo: the required argument for option '--level' is missing"},
+      {"perft 2 3",
+       "wallgo: unexpected argument '3' (jobs: perft [DEPTH], bench)"},
+      {"dance",
+       "wallgo: unexpected argument 'dance' (jobs: perft [DEPTH], bench)"},
+      {"--depth 3",
+       "wallgo: --depth, --position, --rules, --moves and --divide "
+       "belong to the perft job"},
       {"perft --position nonsense",
-       "wallgo: invalid position: syntax error: expected key=value, got 'nonsense'"},
+       "wallgo: invalid position: syntax error: expected key=value, got "
+       "'nonsense'"},
       {"--config /nonexistent/wallgo.cfg",
        "wallgo: config file /nonexistent/wallgo.cfg: can not read options "
        "configuration file '/nonexistent/wallgo.cfg'"},
@@ -57,9 +62,9 @@ TEST(CliTest, HelpAndVersion) {
   const RunResult help = RunWallgo("--help", "");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, StartsWith("Usage: wallgo"));
-  for (const char* flag : {"--threads", "--visits", "--movetime", "--hash",
-                           "--seed", "--level", "--config", "--log",
-                           "--depth", "--position", "--moves", "--divide"}) {
+  for (const char* flag :
+       {"--threads", "--visits", "--movetime", "--hash", "--seed", "--level",
+        "--config", "--log", "--depth", "--position", "--moves", "--divide"}) {
     EXPECT_THAT(help.out, HasSubstr(flag));
   }
   const RunResult version = RunWallgo("--version", "");
@@ -78,15 +83,16 @@ TEST(CliTest, FlagsAndTheConfigFileSetTheOptionsFlagsWinning) {
   WriteWholeFile(config, "visits = lots\n");
   const RunResult bad = RunWallgo("--config " + config.string(), "");
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_EQ(FirstLine(bad.err), "wallgo: visits must be an integer, not 'lots'");
+  EXPECT_EQ(FirstLine(bad.err),
+            "wallgo: visits must be an integer, not 'lots'");
   std::filesystem::remove(config);
 }
 
 TEST(CliTest, LogFileGetsTheTranscriptAndStdoutOnlyAnswers) {
   const std::filesystem::path log = TempFile("wallgo_log");
   std::filesystem::remove(log);
-  const RunResult run = RunWallgo("--visits 5 --log " + log.string(),
-                                  "name\ngenmove red\n");
+  const RunResult run =
+      RunWallgo("--visits 5 --log " + log.string(), "name\ngenmove red\n");
   EXPECT_EQ(run.exit_code, 0);
   std::vector<std::string> answers = absl::StrSplit(run.out, "\n\n");
   ASSERT_EQ(answers.size(), 3u);
@@ -141,7 +147,8 @@ TEST(CliTest, BenchPrintsARepeatableNodeSignature) {
     }
     return std::string("no nodes line");
   };
-  EXPECT_THAT(nodes_line(first.out), ::testing::MatchesRegex("nodes [1-9][0-9]*"));
+  EXPECT_THAT(nodes_line(first.out),
+              ::testing::MatchesRegex("nodes [1-9][0-9]*"));
   EXPECT_EQ(nodes_line(first.out), nodes_line(second.out));
   EXPECT_THAT(first.out, HasSubstr("nodes/second "));
 }
@@ -149,8 +156,8 @@ TEST(CliTest, BenchPrintsARepeatableNodeSignature) {
 TEST(CliTest, QuitAndEndOfInputStopARealSearchPromptly) {
   for (const char* ending : {"quit\n", ""}) {
     const absl::Time start = absl::Now();
-    const RunResult run = RunWallgo(
-        "--movetime 600", std::string("genmove red\n") + ending);
+    const RunResult run =
+        RunWallgo("--movetime 600", std::string("genmove red\n") + ending);
     EXPECT_LT(absl::Now() - start, absl::Seconds(10)) << "ending: " << ending;
     EXPECT_EQ(run.exit_code, 0);
     EXPECT_THAT(run.out, StartsWith("= "));

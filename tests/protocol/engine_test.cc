@@ -76,9 +76,9 @@ TEST_F(EngineTest, ResignFromTheSearcherEndsTheGame) {
   EXPECT_EQ(result->move, Move::Resign());
   EXPECT_TRUE(engine_.game().is_over());
   EXPECT_EQ(engine_.GenMove(Colour::kBlue, {}).status().message(), "game over");
-  EXPECT_EQ(engine_.Play(Colour::kBlue, FirstLegal(engine_.position()))
-                .message(),
-            "game over");
+  EXPECT_EQ(
+      engine_.Play(Colour::kBlue, FirstLegal(engine_.position())).message(),
+      "game over");
 }
 
 TEST_F(EngineTest, TheClockOfTheSideToMoveReachesTheSearcher) {

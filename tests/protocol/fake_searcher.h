@@ -20,7 +20,7 @@ namespace wallgo::protocol::testing {
 // What the searchers of one factory saw; shared so the test can read it
 // after the Engine made (and perhaps replaced) its searcher.
 struct FakeRecord {
-  int made = 0;                      // searchers the factory built
+  int made = 0;  // searchers the factory built
   int searches = 0;
   int clears = 0;
   search::SearchOptions last_options;
@@ -41,8 +41,7 @@ class FakeSearcher : public search::Searcher {
   }
   void Clear() override { ++record_->clears; }
 
-  search::SearchResult Search(const Position& pos,
-                              const search::Limits& limits,
+  search::SearchResult Search(const Position& pos, const search::Limits& limits,
                               const search::InfoCallback& on_info,
                               double info_interval_s) override {
     ++record_->searches;
@@ -54,9 +53,9 @@ class FakeSearcher : public search::Searcher {
     result.best = record_->forced_answer.value_or(moves[moves.size() - 1]);
     // Without limits (analyze, or visits=0 and no move time) think until
     // stopped; otherwise report three times and answer.
-    const bool endless = limits.infinite ||
-                         (record_->last_options.visits == 0 &&
-                          record_->last_options.movetime_s == 0);
+    const bool endless =
+        limits.infinite || (record_->last_options.visits == 0 &&
+                            record_->last_options.movetime_s == 0);
     for (int64_t round = 1; endless ? !stopped_ : round <= 3; ++round) {
       result.info = InfoFor(moves, round);
       if (on_info) on_info(result.info);

@@ -33,8 +33,8 @@ enum class Expect {
 struct Line {
   std::string text;
   Expect expect;
-  std::string id;              // for kSuccess/kFailure/kPosition lines
-  std::string position;        // kPosition: the model's position
+  std::string id;        // for kSuccess/kFailure/kPosition lines
+  std::string position;  // kPosition: the model's position
 };
 
 // An independent reading of PROTOCOL.md's clean-up, to know which lines
@@ -93,7 +93,8 @@ class Generator {
     line.expect = expect;
     if (Below(2) == 0) line.id = absl::StrCat(next_id_++);
     line.text = Noisy(line.id.empty() ? command : line.id + " " + command);
-    if (expect == Expect::kPosition) line.position = PositionString(game_.position());
+    if (expect == Expect::kPosition)
+      line.position = PositionString(game_.position());
     lines_.push_back(std::move(line));
   }
 
@@ -109,8 +110,8 @@ class Generator {
   }
 
   std::string ColourText() {
-    return Pick<std::string>({"red", "blue", "green", "yellow", "r", "B",
-                              "purple", "", "7"});
+    return Pick<std::string>(
+        {"red", "blue", "green", "yellow", "r", "B", "purple", "", "7"});
   }
 
   void Step() {
@@ -147,8 +148,8 @@ class Generator {
     const int from = Below(kNumCells), to = Below(kNumCells);
     const Side side = static_cast<Side>(Below(4));
     const std::vector<Move> candidates = {
-        Move::Place(to), Move::Turn(from, to, side), Move::Break(from, to, side),
-        Move::Pass()};
+        Move::Place(to), Move::Turn(from, to, side),
+        Move::Break(from, to, side), Move::Pass()};
     const Move move = Pick(candidates);
     if (!game_.is_over() && CheckMove(game_.position(), colour, move).ok()) {
       return;  // legal after all: not this kind of line
@@ -168,10 +169,10 @@ class Generator {
         text = absl::StrCat(Below(1000), " ", RandomBytes(20));
         break;
       case 2:
-        text = absl::StrCat(Pick<std::string>({"pla y", "Play", "genmove-x",
-                                               "showboard2", "\xff\xfe", "=",
-                                               "?", "-1 name"}),
-                            " ", RandomBytes(10));
+        text = absl::StrCat(
+            Pick<std::string>({"pla y", "Play", "genmove-x", "showboard2",
+                               "\xff\xfe", "=", "?", "-1 name"}),
+            " ", RandomBytes(10));
         break;
       default:
         if (big_lines_++ < 3) {
@@ -222,8 +223,9 @@ class Generator {
     for (int plies = Below(40); plies > 0 && !other.is_over(); --plies) {
       MoveList moves;
       GenerateMoves(other.position(), moves);
-      ASSERT_TRUE(other.Play(other.position().to_move(),
-                             moves[Below(moves.size())]).ok());
+      ASSERT_TRUE(
+          other.Play(other.position().to_move(), moves[Below(moves.size())])
+              .ok());
     }
     game_ = Game(other.position());
     Add("setup " + PositionString(other.position()), Expect::kSuccess);
@@ -238,8 +240,8 @@ class Generator {
 
   void NewGame() {
     const std::vector<std::string> keys = {
-        "players=3", "players=4", "stay=mobile", "setup=empty",
-        "wall-limit=12", "", "players=2 setup=empty"};
+        "players=3",     "players=4", "stay=mobile",          "setup=empty",
+        "wall-limit=12", "",          "players=2 setup=empty"};
     const std::string args = Pick(keys);
     game_ = Game::New(ParseRules(args).value()).value();
     Add(absl::StrCat("newgame ", args), Expect::kSuccess);
@@ -247,31 +249,45 @@ class Generator {
   }
 
   void Query() {
-    Add(Pick<std::string>({"name", "version", "protocol_version",
-                           "list_commands", "known_command play", "rules",
-                           "legal_moves", "score", "showboard",
-                           "get_option seed", "list_options", "perft 1",
-                           "perft 2", "wallgo-divide 1", "time_settings 0 0 0",
-                           "time_left red 30 0"}),
+    Add(Pick<std::string>(
+            {"name", "version", "protocol_version", "list_commands",
+             "known_command play", "rules", "legal_moves", "score", "showboard",
+             "get_option seed", "list_options", "perft 1", "perft 2",
+             "wallgo-divide 1", "time_settings 0 0 0", "time_left red 30 0"}),
         Expect::kSuccess);
   }
 
   // Mutating commands with arguments that must fail.
   void BadArguments() {
     const Colour mover = game_.position().to_move();
-    const std::string not_mover =
-        ColourName(ColourAt((Index(mover) + 1) % game_.position().num_players()));
-    Add(Pick<std::string>({
-            "play", "play red", "play " + ColourText() + " " + RandomWord(),
-            "play purple d4", "newgame players=" + RandomWord(),
-            "newgame bogus=1", "newgame players=2 breakers=1",
-            "set_option level 0", "set_option threads -3",
-            "set_option visits x", "set_option nothing 1", "set_option hash",
-            "time_settings -1 0 0", "time_left purple 1 0", "time_left red",
-            "undo 1", "clear_board now", "genmove " + not_mover,
-            "genmove_analyze " + not_mover, "genmove purple", "analyze x",
-            "perft 99", "perft", "wallgo-divide 0", "get_option nothing",
-            "known_command"}),
+    const std::string not_mover = ColourName(
+        ColourAt((Index(mover) + 1) % game_.position().num_players()));
+    Add(Pick<std::string>({"play",
+                           "play red",
+                           "play " + ColourText() + " " + RandomWord(),
+                           "play purple d4",
+                           "newgame players=" + RandomWord(),
+                           "newgame bogus=1",
+                           "newgame players=2 breakers=1",
+                           "set_option level 0",
+                           "set_option threads -3",
+                           "set_option visits x",
+                           "set_option nothing 1",
+                           "set_option hash",
+                           "time_settings -1 0 0",
+                           "time_left purple 1 0",
+                           "time_left red",
+                           "undo 1",
+                           "clear_board now",
+                           "genmove " + not_mover,
+                           "genmove_analyze " + not_mover,
+                           "genmove purple",
+                           "analyze x",
+                           "perft 99",
+                           "perft",
+                           "wallgo-divide 0",
+                           "get_option nothing",
+                           "known_command"}),
         Expect::kFailure);
     AskPosition();
   }
@@ -314,7 +330,8 @@ TEST(FuzzTest, HostileInputNeitherKillsNorChangesTheEngine) {
   // name, so the chance that it spells a state-changing command is nil.
   std::string input;
   for (const Line& line : lines) absl::StrAppend(&input, line.text, "\n");
-  const RunResult run = RunWallgo("--threads 1 --visits 1 --seed 3 --hash 16", input);
+  const RunResult run =
+      RunWallgo("--threads 1 --visits 1 --seed 3 --hash 16", input);
   ASSERT_EQ(run.exit_code, 0) << run.err.substr(0, 2000);
   std::vector<std::string> answers = absl::StrSplit(run.out, "\n\n");
   ASSERT_EQ(answers.back(), "");
@@ -323,7 +340,8 @@ TEST(FuzzTest, HostileInputNeitherKillsNorChangesTheEngine) {
   int checked_positions = 0, failures = 0;
   for (const Line& line : lines) {
     if (line.expect == Expect::kNothing) continue;
-    ASSERT_LT(next, answers.size()) << "no answer to: " << line.text.substr(0, 80);
+    ASSERT_LT(next, answers.size())
+        << "no answer to: " << line.text.substr(0, 80);
     const std::string& answer = answers[next++];
     ASSERT_FALSE(answer.empty());
     switch (line.expect) {
@@ -342,7 +360,8 @@ TEST(FuzzTest, HostileInputNeitherKillsNorChangesTheEngine) {
         ++checked_positions;
         break;
       default:
-        ASSERT_TRUE(answer[0] == '=' || answer[0] == '?') << answer.substr(0, 80);
+        ASSERT_TRUE(answer[0] == '=' || answer[0] == '?')
+            << answer.substr(0, 80);
         ASSERT_LT(answer.size(), 400u) << "a message is one short line";
     }
   }

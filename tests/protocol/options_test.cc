@@ -26,7 +26,8 @@ TEST(OptionsTest, ValuesAreParsedAndRangeCheckedWithoutPartialChanges) {
   const OptionSpec& level = *FindOption("level");
   EXPECT_TRUE(SetOptionFromText(options, level, "3").ok());
   EXPECT_EQ(options.level, 3);
-  for (const char* bad : {"0", "11", "2.5", "", "three", "99999999999999999999"}) {
+  for (const char* bad :
+       {"0", "11", "2.5", "", "three", "99999999999999999999"}) {
     EXPECT_FALSE(SetOptionFromText(options, level, bad).ok()) << bad;
     EXPECT_EQ(options.level, 3);
   }

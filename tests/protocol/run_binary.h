@@ -41,10 +41,9 @@ inline RunResult RunWallgo(const std::string& args, const std::string& input) {
       ("wallgo_protocol_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   WriteWholeFile(dir / "in", input);
-  const std::string command = std::string(WALLGO_BINARY) + " " + args +
-                              " < " + (dir / "in").string() + " > " +
-                              (dir / "out").string() + " 2> " +
-                              (dir / "err").string();
+  const std::string command =
+      std::string(WALLGO_BINARY) + " " + args + " < " + (dir / "in").string() +
+      " > " + (dir / "out").string() + " 2> " + (dir / "err").string();
   const int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

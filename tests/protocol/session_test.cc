@@ -21,11 +21,11 @@ namespace wallgo::protocol {
 namespace {
 
 using ::testing::ElementsAre;
+using testing::FakeFactory;
+using testing::FakeRecord;
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
 using ::testing::StartsWith;
-using testing::FakeFactory;
-using testing::FakeRecord;
 
 // An input that delivers its parts with pauses, as a person typing does:
 // each part, and the end of input, arrives `pause` after the previous part.
@@ -62,9 +62,9 @@ std::string RunInput(std::istream& in, std::shared_ptr<FakeRecord> record) {
 }
 
 // Runs `script` (all of it available at once) through a fresh session.
-std::string RunScript(const std::string& script,
-                      std::shared_ptr<FakeRecord> record =
-                          std::make_shared<FakeRecord>()) {
+std::string RunScript(
+    const std::string& script,
+    std::shared_ptr<FakeRecord> record = std::make_shared<FakeRecord>()) {
   std::istringstream in(script);
   return RunInput(in, std::move(record));
 }
@@ -89,7 +89,8 @@ TEST(CleanLineTest, DropsControlsCutsCommentsAndTurnsTabsIntoSpaces) {
   EXPECT_EQ(CleanLine(std::string("na\0me\x07\x7f", 8)), "name");
   EXPECT_EQ(CleanLine("showboard # and a # comment"), "showboard ");
   EXPECT_EQ(CleanLine("# only a comment"), "");
-  EXPECT_EQ(CleanLine("\xc3\xa9t\xc3\xa9"), "\xc3\xa9t\xc3\xa9");  // bytes >= 0x80 stay
+  EXPECT_EQ(CleanLine("\xc3\xa9t\xc3\xa9"),
+            "\xc3\xa9t\xc3\xa9");  // bytes >= 0x80 stay
 }
 
 TEST(CleanLineTest, SplitsIdNameAndArguments) {
@@ -119,23 +120,43 @@ TEST(SessionTest, AnswersEveryCommandOnceWithItsId) {
 }
 
 TEST(SessionTest, ListCommandsNamesExactlyTheKnownCommands) {
-  const std::vector<std::string> answers = Answers(RunScript("list_commands\n"));
+  const std::vector<std::string> answers =
+      Answers(RunScript("list_commands\n"));
   ASSERT_EQ(answers.size(), 1u);
-  std::vector<std::string> names =
-      absl::StrSplit(answers[0].substr(2), '\n');
+  std::vector<std::string> names = absl::StrSplit(answers[0].substr(2), '\n');
   EXPECT_EQ(names.size(), GtpSession::CommandNames().size());
   for (const std::string& name : names) {
     EXPECT_TRUE(name.find('-') == std::string::npos ||
                 absl::StartsWith(name, "wallgo-"))
         << name << ": extra commands need the wallgo- prefix";
-    EXPECT_THAT(RunScript("known_command " + name + "\n"), StartsWith("= true"));
+    EXPECT_THAT(RunScript("known_command " + name + "\n"),
+                StartsWith("= true"));
   }
-  for (const char* required :
-       {"protocol_version", "name", "version", "known_command",
-        "list_commands", "quit", "newgame", "clear_board", "rules", "play",
-        "genmove", "undo", "legal_moves", "setup", "position", "score",
-        "showboard", "set_option", "get_option", "list_options",
-        "time_settings", "time_left", "analyze", "genmove_analyze", "perft"}) {
+  for (const char* required : {"protocol_version",
+                               "name",
+                               "version",
+                               "known_command",
+                               "list_commands",
+                               "quit",
+                               "newgame",
+                               "clear_board",
+                               "rules",
+                               "play",
+                               "genmove",
+                               "undo",
+                               "legal_moves",
+                               "setup",
+                               "position",
+                               "score",
+                               "showboard",
+                               "set_option",
+                               "get_option",
+                               "list_options",
+                               "time_settings",
+                               "time_left",
+                               "analyze",
+                               "genmove_analyze",
+                               "perft"}) {
     EXPECT_THAT(names, ::testing::Contains(required));
   }
 }
@@ -146,14 +167,14 @@ TEST(SessionTest, QuitEndsTheSessionAndNothingAfterItIsAnswered) {
 }
 
 TEST(SessionTest, IllegalMovesSayWhyAndChangeNothing) {
-  const std::vector<std::string> answers = Answers(RunScript(
-      "position\n"
-      "play blue d4\n"      // red places first
-      "play red b2\n"       // occupied
-      "play red zz9\n"      // not a move
-      "play purple d4\n"    // not a colour
-      "play red\n"          // missing argument
-      "position\n"));
+  const std::vector<std::string> answers =
+      Answers(RunScript("position\n"
+                        "play blue d4\n"    // red places first
+                        "play red b2\n"     // occupied
+                        "play red zz9\n"    // not a move
+                        "play purple d4\n"  // not a colour
+                        "play red\n"        // missing argument
+                        "position\n"));
   ASSERT_EQ(answers.size(), 7u);
   EXPECT_THAT(answers[1], StartsWith("? illegal move: d4: "));
   EXPECT_THAT(answers[2], StartsWith("? illegal move: b2: "));
@@ -164,8 +185,8 @@ TEST(SessionTest, IllegalMovesSayWhyAndChangeNothing) {
 }
 
 TEST(SessionTest, GenMoveAnswersTheSearchersMoveAndUndoTakesItBack) {
-  const std::vector<std::string> answers = Answers(RunScript(
-      "position\ngenmove red\nlegal_moves\nundo\nposition\nundo\n"));
+  const std::vector<std::string> answers = Answers(
+      RunScript("position\ngenmove red\nlegal_moves\nundo\nposition\nundo\n"));
   ASSERT_EQ(answers.size(), 6u);
   // The fake answers the last legal move: g7 is the last empty cell.
   EXPECT_EQ(answers[1], "= g7");
@@ -201,12 +222,16 @@ TEST(SessionTest, OptionsAreListedSetAndRangeChecked) {
   EXPECT_EQ(answers[0], "=");
   EXPECT_EQ(answers[1], "= 4");
   EXPECT_EQ(answers[2], "? syntax error: threads must be in 1..256, not 0");
-  EXPECT_EQ(answers[3], "? syntax error: threads must be an integer, not 'four'");
+  EXPECT_EQ(answers[3],
+            "? syntax error: threads must be an integer, not 'four'");
   EXPECT_EQ(answers[4], "? syntax error: unknown option nope");
   EXPECT_EQ(answers[5], "= 4");
   EXPECT_EQ(answers[7], "= 0.5");
-  EXPECT_THAT(answers[8], HasSubstr("threads type=int min=1 max=256 default=1 value=4\n"));
-  EXPECT_THAT(answers[8], HasSubstr("movetime type=float min=0 max=86400 default=1 value=0.5\n"));
+  EXPECT_THAT(answers[8],
+              HasSubstr("threads type=int min=1 max=256 default=1 value=4\n"));
+  EXPECT_THAT(
+      answers[8],
+      HasSubstr("movetime type=float min=0 max=86400 default=1 value=0.5\n"));
   for (const char* name : {"visits", "hash", "seed", "level"}) {
     EXPECT_THAT(answers[8], HasSubstr(std::string("\n") + name + " type=int"));
   }
@@ -228,8 +253,8 @@ TEST(SessionTest, TimeSettingsReachTheSearcher) {
 }
 
 TEST(SessionTest, AnalyzeStreamsInfoUntilTheNextLineWhichIsThenHandled) {
-  const std::vector<std::string> answers = Answers(
-      RunTyped({"5 analyze 1\n", "6 name\n"}, absl::Milliseconds(300)));
+  const std::vector<std::string> answers =
+      Answers(RunTyped({"5 analyze 1\n", "6 name\n"}, absl::Milliseconds(300)));
   ASSERT_EQ(answers.size(), 2u);
   std::vector<std::string> lines = absl::StrSplit(answers[0], '\n');
   EXPECT_EQ(lines[0], "=5");
@@ -237,8 +262,9 @@ TEST(SessionTest, AnalyzeStreamsInfoUntilTheNextLineWhichIsThenHandled) {
   ASSERT_GE(lines.size(), 5u);
   for (size_t i = 1; i < lines.size(); ++i) {
     EXPECT_THAT(lines[i],
-                MatchesRegex("info move [a-g][1-7] visits [0-9]+ winrate "
-                             "0\\.[0-9]{4} score -?[0-9]+\\.[0-9]{2} pv( [a-g][1-7])+"));
+                MatchesRegex(
+                    "info move [a-g][1-7] visits [0-9]+ winrate "
+                    "0\\.[0-9]{4} score -?[0-9]+\\.[0-9]{2} pv( [a-g][1-7])+"));
   }
   EXPECT_THAT(lines[1], StartsWith("info move g7 visits "));  // best first
   EXPECT_EQ(answers[1], "=6 wallgo");
@@ -260,8 +286,8 @@ TEST(SessionTest, AnalyzeWithTheNextCommandAlreadyWaitingEndsAtOnce) {
 }
 
 TEST(SessionTest, GenMoveAnalyzeStreamsInfoAndEndsWithPlay) {
-  const std::vector<std::string> answers = Answers(RunScript(
-      "genmove_analyze blue\n3 genmove_analyze red 10\nposition\n"));
+  const std::vector<std::string> answers = Answers(
+      RunScript("genmove_analyze blue\n3 genmove_analyze red 10\nposition\n"));
   ASSERT_EQ(answers.size(), 3u);
   EXPECT_EQ(answers[0], "? illegal move: it is red's turn, not blue's");
   std::vector<std::string> lines = absl::StrSplit(answers[1], '\n');
@@ -275,9 +301,10 @@ TEST(SessionTest, QuitAndEndOfInputStopAThinkingGenMovePromptly) {
   for (const char* ending : {"quit\n", ""}) {
     // visits=0 and movetime=0: the fake thinks until it is stopped.
     const absl::Time start = absl::Now();
-    const std::vector<std::string> answers = Answers(RunScript(
-        std::string("set_option visits 0\nset_option movetime 0\n"
-                    "genmove red\n") + ending));
+    const std::vector<std::string> answers = Answers(
+        RunScript(std::string("set_option visits 0\nset_option movetime 0\n"
+                              "genmove red\n") +
+                  ending));
     EXPECT_LT(absl::Now() - start, absl::Seconds(5));
     EXPECT_EQ(answers.size(), *ending ? 4u : 3u);
     EXPECT_EQ(answers[2], "= g7");
@@ -285,8 +312,8 @@ TEST(SessionTest, QuitAndEndOfInputStopAThinkingGenMovePromptly) {
 }
 
 TEST(SessionTest, PerftCountsAndDivideSumsToTheCount) {
-  const std::vector<std::string> answers = Answers(RunScript(
-      "perft 0\nperft 2\nwallgo-divide 2\nperft 6\nperft -1\n"));
+  const std::vector<std::string> answers = Answers(
+      RunScript("perft 0\nperft 2\nwallgo-divide 2\nperft 6\nperft -1\n"));
   ASSERT_EQ(answers.size(), 5u);
   EXPECT_EQ(answers[0], "= 1");
   // Two placements on the 45 empty cells of the start: 45 * 44.
