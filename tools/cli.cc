@@ -85,42 +85,40 @@ absl::Status ParseShard(const std::string& text, MatchOptions& o) {
 
 po::options_description MatchFlags() {
   po::options_description d("Match options");
-  d.add_options()
-      ("help,h", "this help")
-      ("engine,e", po::value<std::vector<std::string>>()->composing(),
-       "an engine: a shell command, or name=NAME:COMMAND; once per engine")
-      ("games,n", po::value<int>()->default_value(2),
-       "games in the whole match (all shards together)")
-      ("concurrency,c", po::value<int>()->default_value(1), "games at once")
-      ("movetime", po::value<double>(), "seconds per move (default 1)")
-      ("tc", po::value<std::string>(),
-       "BASE+INC: a clock per player, seconds")
-      ("margin", po::value<double>()->default_value(0.5),
-       "seconds an engine may overrun its time before it is late")
-      ("command-timeout", po::value<double>()->default_value(10),
-       "seconds for any command but genmove (else the engine hangs)")
-      ("timeout-rule", po::value<std::string>()->default_value("forfeit"),
-       "forfeit | random: a late player loses, or gets a random turn")
-      ("rules", po::value<std::string>()->default_value(""),
-       "the newgame keys, e.g. \"players=2 setup=empty\"")
-      ("openings", po::value<std::string>(),
-       "file: one opening per line (moves or a position string)")
-      ("seed", po::value<uint64_t>()->default_value(1),
-       "seed of random openings and random turns")
-      ("opening-plies", po::value<int>()->default_value(2),
-       "random moves in a random opening")
-      ("records", po::value<std::string>(), "JSON Lines file of game records")
-      ("engine-log", po::value<std::string>(),
-       "file for the engines' standard error (default RECORDS.engines.log, "
-       "or wallgo-referee-engines.log)")
-      ("sprt", po::value<std::string>(), "elo0,elo1,alpha,beta: stop early")
-      ("sprt-model", po::value<std::string>()->default_value("pentanomial"),
-       "pentanomial (GSPRT over game pairs) | trinomial (cutechess)")
-      ("resume", "continue the records file, playing only missing games")
-      ("shard", po::value<std::string>(),
-       "I/N: play only the I-th of N disjoint parts (whole game pairs)")
-      ("gauntlet", "first engine against each other one, not round robin")
-      ("quiet,q", "no per-game lines or summaries");
+  d.add_options()("help,h", "this help")(
+      "engine,e", po::value<std::vector<std::string>>()->composing(),
+      "an engine: a shell command, or name=NAME:COMMAND; once per engine")(
+      "games,n", po::value<int>()->default_value(2),
+      "games in the whole match (all shards together)")(
+      "concurrency,c", po::value<int>()->default_value(1), "games at once")(
+      "movetime", po::value<double>(), "seconds per move (default 1)")(
+      "tc", po::value<std::string>(), "BASE+INC: a clock per player, seconds")(
+      "margin", po::value<double>()->default_value(0.5),
+      "seconds an engine may overrun its time before it is late")(
+      "command-timeout", po::value<double>()->default_value(10),
+      "seconds for any command but genmove (else the engine hangs)")(
+      "timeout-rule", po::value<std::string>()->default_value("forfeit"),
+      "forfeit | random: a late player loses, or gets a random turn")(
+      "rules", po::value<std::string>()->default_value(""),
+      "the newgame keys, e.g. \"players=2 setup=empty\"")(
+      "openings", po::value<std::string>(),
+      "file: one opening per line (moves or a position string)")(
+      "seed", po::value<uint64_t>()->default_value(1),
+      "seed of random openings and random turns")(
+      "opening-plies", po::value<int>()->default_value(2),
+      "random moves in a random opening")("records", po::value<std::string>(),
+                                          "JSON Lines file of game records")(
+      "engine-log", po::value<std::string>(),
+      "file for the engines' standard error (default RECORDS.engines.log, "
+      "or wallgo-referee-engines.log)")("sprt", po::value<std::string>(),
+                                        "elo0,elo1,alpha,beta: stop early")(
+      "sprt-model", po::value<std::string>()->default_value("pentanomial"),
+      "pentanomial (GSPRT over game pairs) | trinomial (cutechess)")(
+      "resume", "continue the records file, playing only missing games")(
+      "shard", po::value<std::string>(),
+      "I/N: play only the I-th of N disjoint parts (whole game pairs)")(
+      "gauntlet", "first engine against each other one, not round robin")(
+      "quiet,q", "no per-game lines or summaries");
   return d;
 }
 
@@ -159,7 +157,8 @@ absl::Status FillTime(const po::variables_map& vm, MatchOptions& o) {
   if (rule != "forfeit" && rule != "random") {
     return Bad("--timeout-rule is forfeit or random");
   }
-  o.timeout_rule = rule == "random" ? TimeoutRule::kRandom : TimeoutRule::kForfeit;
+  o.timeout_rule =
+      rule == "random" ? TimeoutRule::kRandom : TimeoutRule::kForfeit;
   return absl::OkStatus();
 }
 
@@ -171,7 +170,8 @@ absl::Status FillMatch(const po::variables_map& vm, MatchOptions& o) {
   o.concurrency = vm["concurrency"].as<int>();
   if (absl::Status s = FillTime(vm, o); !s.ok()) return s;
   absl::StatusOr<Rules> rules = ParseRules(vm["rules"].as<std::string>());
-  if (!rules.ok()) return Bad(absl::StrCat("--rules: ", rules.status().message()));
+  if (!rules.ok())
+    return Bad(absl::StrCat("--rules: ", rules.status().message()));
   o.rules = *rules;
   if (vm.count("openings")) o.openings_file = vm["openings"].as<std::string>();
   o.seed = vm["seed"].as<uint64_t>();
@@ -188,17 +188,19 @@ absl::Status FillMatch(const po::variables_map& vm, MatchOptions& o) {
     o.sprt = *sprt;
   }
   o.resume = vm.count("resume") > 0;
-  if (o.resume && o.records_file.empty()) return Bad("--resume needs --records");
+  if (o.resume && o.records_file.empty())
+    return Bad("--resume needs --records");
   if (vm.count("shard")) {
-    if (absl::Status s = ParseShard(vm["shard"].as<std::string>(), o); !s.ok()) {
+    if (absl::Status s = ParseShard(vm["shard"].as<std::string>(), o);
+        !s.ok()) {
       return s;
     }
   }
   o.gauntlet = vm.count("gauntlet") > 0;
   o.quiet = vm.count("quiet") > 0;
   if (static_cast<int>(o.engines.size()) < o.rules.players) {
-    return Bad(absl::StrCat("need at least ", o.rules.players,
-                            " engines (--engine)"));
+    return Bad(
+        absl::StrCat("need at least ", o.rules.players, " engines (--engine)"));
   }
   return absl::OkStatus();
 }
@@ -236,8 +238,7 @@ int RunMergeCommand(const MergeCommand& merge, std::ostream& out,
       return 1;
     }
   }
-  out << records->size() << " games from " << merge.files.size()
-      << " files\n"
+  out << records->size() << " games from " << merge.files.size() << " files\n"
       << Summary(*records, {}, merge.sprt);
   return 0;
 }
@@ -301,8 +302,8 @@ absl::StatusOr<ReplayCommand> ParseReplayCommand(
 absl::StatusOr<MergeCommand> ParseMergeCommand(
     const std::vector<std::string>& args) {
   po::options_description d("Merge options");
-  d.add_options()("help,h", "this help")(
-      "output,o", po::value<std::string>(), "write the merged records here")(
+  d.add_options()("help,h", "this help")("output,o", po::value<std::string>(),
+                                         "write the merged records here")(
       "sprt", po::value<std::string>(), "elo0,elo1,alpha,beta")(
       "sprt-model", po::value<std::string>()->default_value("pentanomial"),
       "pentanomial | trinomial")(

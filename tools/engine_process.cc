@@ -49,7 +49,9 @@ void IgnoreSigpipe() {
   });
 }
 
-void SetNonBlocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+void SetNonBlocking(int fd) {
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 // In the child between fork and exec only async-signal-safe calls are made.
 [[noreturn]] void ExecShell(const char* command, int in_fd, int out_fd,
@@ -75,8 +77,8 @@ void SetNonBlocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK
 std::string ParseAnswerHead(const std::string& line, int expected_id,
                             Reply& reply) {
   if (line.empty() || (line[0] != '=' && line[0] != '?')) {
-    return absl::StrCat("output that is not an answer: '",
-                        line.substr(0, 80), "'");
+    return absl::StrCat("output that is not an answer: '", line.substr(0, 80),
+                        "'");
   }
   reply.success = line[0] == '=';
   size_t pos = 1;
@@ -103,9 +105,8 @@ absl::StatusOr<std::unique_ptr<EngineLog>> EngineLog::Open(
   if (!path.empty()) {
     file = std::fopen(path.c_str(), "ae");
     if (file == nullptr) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("cannot open engine log ", path, ": ",
-                       std::strerror(errno)));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cannot open engine log ", path, ": ", std::strerror(errno)));
     }
   }
   return std::unique_ptr<EngineLog>(new EngineLog(file));

@@ -27,7 +27,8 @@ using SteadyClock = std::chrono::steady_clock;
 class EngineLog {
  public:
   // Appends to `path`; an empty path discards the lines.
-  static absl::StatusOr<std::unique_ptr<EngineLog>> Open(const std::string& path);
+  static absl::StatusOr<std::unique_ptr<EngineLog>> Open(
+      const std::string& path);
   ~EngineLog();
   void Write(std::string_view prefix, std::string_view line);
 

@@ -20,10 +20,9 @@ namespace {
 
 absl::Status CheckOptions(const MatchOptions& o) {
   if (static_cast<int>(o.engines.size()) < o.rules.players) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(o.rules.players, "-player games need at least ",
-                     o.rules.players, " engines (--engine), got ",
-                     o.engines.size()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        o.rules.players, "-player games need at least ", o.rules.players,
+        " engines (--engine), got ", o.engines.size()));
   }
   std::set<std::string> names;
   for (const EngineSpec& e : o.engines) {
@@ -34,7 +33,8 @@ absl::Status CheckOptions(const MatchOptions& o) {
   if (o.games < 1 || o.concurrency < 1) {
     return absl::InvalidArgumentError("--games and --concurrency must be >= 1");
   }
-  if (o.shard_count < 1 || o.shard_index < 0 || o.shard_index >= o.shard_count) {
+  if (o.shard_count < 1 || o.shard_index < 0 ||
+      o.shard_index >= o.shard_count) {
     return absl::InvalidArgumentError("--shard must be I/N with 1 <= I <= N");
   }
   return absl::OkStatus();
@@ -75,8 +75,8 @@ absl::StatusOr<std::vector<GameRecord>> FinishedGames(
   for (const GameSpec& g : games) by_number[g.game] = &g;
   for (const GameRecord& r : *records) {
     const auto it = by_number.find(r.game);
-    bool matches = it != by_number.end() &&
-                   r.seats.size() == it->second->seats.size();
+    bool matches =
+        it != by_number.end() && r.seats.size() == it->second->seats.size();
     for (size_t c = 0; matches && c < r.seats.size(); ++c) {
       matches = r.seats[c].second == o.engines[it->second->seats[c]].name;
     }
@@ -178,15 +178,17 @@ absl::StatusOr<MatchResult> RunMatch(const MatchOptions& options,
                                      std::ostream& out) {
   if (absl::Status s = CheckOptions(options); !s.ok()) return s;
   std::vector<GameSpec> games;
-  for (GameSpec& g : BuildSchedule(options.engines.size(), options.rules.players,
-                                   options.games, options.gauntlet)) {
+  for (GameSpec& g :
+       BuildSchedule(options.engines.size(), options.rules.players,
+                     options.games, options.gauntlet)) {
     if (InShard(g.set, options.shard_index, options.shard_count)) {
       games.push_back(std::move(g));
     }
   }
   absl::StatusOr<std::map<int, Opening>> openings = OpeningsFor(options, games);
   if (!openings.ok()) return openings.status();
-  absl::StatusOr<std::vector<GameRecord>> finished = FinishedGames(options, games);
+  absl::StatusOr<std::vector<GameRecord>> finished =
+      FinishedGames(options, games);
   if (!finished.ok()) return finished.status();
 
   std::unique_ptr<RecordWriter> writer;
@@ -218,10 +220,9 @@ absl::StatusOr<MatchResult> RunMatch(const MatchOptions& options,
                      log->get());
   runner.Run(std::move(pending), result);
   if (!runner.status().ok()) return runner.status();
-  std::sort(result.records.begin(), result.records.end(),
-            [](const GameRecord& a, const GameRecord& b) {
-              return a.game < b.game;
-            });
+  std::sort(
+      result.records.begin(), result.records.end(),
+      [](const GameRecord& a, const GameRecord& b) { return a.game < b.game; });
   return result;
 }
 

@@ -44,7 +44,7 @@ struct MatchOptions {
   // One opening per line; empty: random openings from `seed`.
   std::string openings_file;
   uint64_t seed = 1;
-  int opening_plies = 2;  // random moves in a random opening
+  int opening_plies = 2;     // random moves in a random opening
   std::string records_file;  // JSON Lines; empty: none
   std::string engine_log;    // engines' standard error; empty: discarded
   std::optional<SprtParams> sprt;

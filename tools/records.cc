@@ -155,9 +155,9 @@ absl::StatusOr<std::vector<GameRecord>> MergeRecords(
     for (GameRecord& r : *records) {
       const auto [it, inserted] = by_game.emplace(r.game, r);
       if (!inserted && RecordToJson(it->second) != RecordToJson(r)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "game ", r.game, " appears twice with different results (", path,
-            ")"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("game ", r.game,
+                         " appears twice with different results (", path, ")"));
       }
     }
   }
@@ -170,8 +170,8 @@ absl::StatusOr<std::unique_ptr<RecordWriter>> RecordWriter::Open(
     const std::string& path, bool resume) {
   std::FILE* file = std::fopen(path.c_str(), "a+e");
   if (file == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot open records ", path, ": ", std::strerror(errno)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot open records ", path, ": ", std::strerror(errno)));
   }
   std::unique_ptr<RecordWriter> writer(new RecordWriter(file));
   absl::StatusOr<long> complete = CompleteLength(file);

@@ -29,13 +29,13 @@ struct GameRecord {
   std::vector<std::pair<std::string, std::string>> seats;
   std::string rules;
   std::string opening;
-  std::vector<MoveRecord> moves;  // after the opening
+  std::vector<MoveRecord> moves;                    // after the opening
   std::vector<std::pair<std::string, int>> scores;  // colour order
-  std::string winner;  // a colour or "draw"
+  std::string winner;                               // a colour or "draw"
   std::vector<std::string> winners;  // every colour sharing the result
-  std::string reason;  // "finished", "resign", "timeout", "crash", ...
-  std::string loser;   // the colour at fault, when one is
-  std::string detail;  // what the engine did wrong, for people
+  std::string reason;          // "finished", "resign", "timeout", "crash", ...
+  std::string loser;           // the colour at fault, when one is
+  std::string detail;          // what the engine did wrong, for people
   std::string final_position;  // engine/notation.h PositionString
 
   // The engine seated at `colour`, or "" if none.

@@ -90,9 +90,8 @@ class Referee {
   int players() const { return game_.position().num_players(); }
   int EngineOf(Colour c) const { return spec_.seats[Index(c)]; }
   SteadyClock::time_point CommandDeadline() const {
-    return SteadyClock::now() +
-           std::chrono::milliseconds(
-               static_cast<int64_t>(options_.command_timeout_s * 1000));
+    return SteadyClock::now() + std::chrono::milliseconds(static_cast<int64_t>(
+                                    options_.command_timeout_s * 1000));
   }
 
   void StartRecord() {
@@ -134,7 +133,8 @@ class Referee {
   std::optional<Forfeit> Prepare(Colour colour) {
     std::vector<std::pair<std::string, bool>> commands;
     commands.emplace_back("newgame " + record_.rules, true);
-    for (const std::string& c : opening_.commands) commands.emplace_back(c, true);
+    for (const std::string& c : opening_.commands)
+      commands.emplace_back(c, true);
     const TimeControl& time = options_.time;
     commands.emplace_back(
         time.has_clock()
@@ -172,11 +172,10 @@ class Referee {
     const double allowed_s =
         time.has_clock() ? clock_s_[Index(colour)] : time.movetime_s;
     const std::string time_left =
-        time.has_clock()
-            ? absl::StrCat("time_left ", ColourName(colour), " ",
-                           Seconds(allowed_s), " 0")
-            : absl::StrCat("time_left ", ColourName(colour), " ",
-                           Seconds(allowed_s), " 1");
+        time.has_clock() ? absl::StrCat("time_left ", ColourName(colour), " ",
+                                        Seconds(allowed_s), " 0")
+                         : absl::StrCat("time_left ", ColourName(colour), " ",
+                                        Seconds(allowed_s), " 1");
     if (auto forfeit = Command(colour, time_left, false)) return forfeit;
 
     std::string error;
@@ -210,12 +209,12 @@ class Referee {
     if (reply.fault != Fault::kNone) {
       return lose(ReasonFor(reply.fault, true), "genmove: " + reply.detail);
     }
-    if (!reply.success) return lose("command failed", "genmove: ? " + reply.text);
+    if (!reply.success)
+      return lose("command failed", "genmove: ? " + reply.text);
     absl::StatusOr<Move> move = ParseMove(reply.text);
     if (!move.ok()) {
-      return lose("garbled move",
-                  absl::StrCat("genmove answered '", reply.text.substr(0, 80),
-                               "'"));
+      return lose("garbled move", absl::StrCat("genmove answered '",
+                                               reply.text.substr(0, 80), "'"));
     }
     if (move->kind == MoveKind::kResign) {
       Record(colour, *move, ms, false);
@@ -289,9 +288,8 @@ class Referee {
 EngineProcess* EnginePool::Running(int engine, std::string& error) {
   std::unique_ptr<EngineProcess>& process = processes_[engine];
   if (process != nullptr && process->alive()) return process.get();
-  absl::StatusOr<std::unique_ptr<EngineProcess>> started =
-      EngineProcess::Spawn(engines_[engine].command, engines_[engine].name,
-                           log_);
+  absl::StatusOr<std::unique_ptr<EngineProcess>> started = EngineProcess::Spawn(
+      engines_[engine].command, engines_[engine].name, log_);
   if (!started.ok()) {
     error = std::string(started.status().message());
     return nullptr;

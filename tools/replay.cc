@@ -44,11 +44,13 @@ absl::Status PrintGame(const GameRecord& record, const Opening& opening,
                           : !move.ok() ? move.status()
                                        : game.Play(*colour, *move);
     if (!played.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "move ", i + 1, " (", m.colour, " ", m.move, "): ", played.message()));
+      return absl::InvalidArgumentError(absl::StrCat("move ", i + 1, " (",
+                                                     m.colour, " ", m.move,
+                                                     "): ", played.message()));
     }
-    out << "\n" << i + 1 << ". " << m.colour << " " << m.move << "  (" << m.ms
-        << " ms" << (m.random ? ", random after a timeout" : "") << ")\n"
+    out << "\n"
+        << i + 1 << ". " << m.colour << " " << m.move << "  (" << m.ms << " ms"
+        << (m.random ? ", random after a timeout" : "") << ")\n"
         << DrawBoard(game.position()) << PositionString(game.position())
         << "\n";
   }
@@ -69,7 +71,8 @@ std::string DrawBoard(const Position& pos) {
     for (int col = 0; col < kBoardSize; ++col) {
       const int cell = CellOf(col, row);
       text += StoneAt(pos, cell);
-      if (col + 1 < kBoardSize) text += walls.east & CellBit(cell) ? " | " : "   ";
+      if (col + 1 < kBoardSize)
+        text += walls.east & CellBit(cell) ? " | " : "   ";
     }
     text += "\n";
     if (row == 0) break;
@@ -93,10 +96,12 @@ absl::Status Replay(const std::string& records_path, std::optional<int> game,
     for (const GameRecord& r : *records) out << GameLine(r) << "\n";
     return absl::OkStatus();
   }
-  const auto it = std::find_if(records->begin(), records->end(),
-                               [&](const GameRecord& r) { return r.game == *game; });
+  const auto it =
+      std::find_if(records->begin(), records->end(),
+                   [&](const GameRecord& r) { return r.game == *game; });
   if (it == records->end()) {
-    return absl::NotFoundError(absl::StrCat("no game ", *game, " in ", records_path));
+    return absl::NotFoundError(
+        absl::StrCat("no game ", *game, " in ", records_path));
   }
   absl::StatusOr<Rules> rules = ParseRules(it->rules);
   if (!rules.ok()) return rules.status();

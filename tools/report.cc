@@ -70,12 +70,11 @@ std::string HeadToHeadText(const HeadToHead& h) {
   const Trinomial& t = h.games;
   const EloEstimate elo = EloFromTrinomial(t);
   std::string text = absl::StrFormat(
-      "Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", h.first, h.second,
-      t.wins, t.losses, t.draws, elo.score, t.games());
-  absl::StrAppendFormat(
-      &text, "Elo difference: %s, LOS: %s, DrawRatio: %s\n", EloText(elo),
-      Percent(LikelihoodOfSuperiority(t)),
-      Percent(t.games() ? double(t.draws) / t.games() : 0));
+      "Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", h.first, h.second, t.wins,
+      t.losses, t.draws, elo.score, t.games());
+  absl::StrAppendFormat(&text, "Elo difference: %s, LOS: %s, DrawRatio: %s\n",
+                        EloText(elo), Percent(LikelihoodOfSuperiority(t)),
+                        Percent(t.games() ? double(t.draws) / t.games() : 0));
   absl::StrAppendFormat(&text, "Ptnml(0-2): [%s], %d pairs, pair Elo: %s\n",
                         absl::StrJoin(h.pairs.counts, ", "), h.pairs.pairs(),
                         EloText(EloFromPentanomial(h.pairs)));
@@ -92,13 +91,15 @@ std::string SprtText(const SprtParams& params, const SprtState& s) {
 }
 
 std::string StandingsText(const std::vector<Standing>& standings) {
-  std::string text = "Rank  Engine               Games  Wins Draws Losses  Points  Territory\n";
+  std::string text =
+      "Rank  Engine               Games  Wins Draws Losses  Points  "
+      "Territory\n";
   for (size_t i = 0; i < standings.size(); ++i) {
     const Standing& s = standings[i];
     const Trinomial& t = s.results;
     absl::StrAppendFormat(&text, "%4d  %-20s %6d %5d %5d %6d  %6.1f  %9.1f\n",
-                          i + 1, s.engine, t.games(), t.wins, t.draws,
-                          t.losses, t.wins + t.draws / 2.0, s.mean_score);
+                          i + 1, s.engine, t.games(), t.wins, t.draws, t.losses,
+                          t.wins + t.draws / 2.0, s.mean_score);
   }
   return text;
 }
@@ -146,8 +147,8 @@ std::vector<Standing> Standings(const std::vector<GameRecord>& records,
     for (size_t c = 0; c < r.seats.size(); ++c) {
       const auto& [colour, engine] = r.seats[c];
       const int i = IndexOf(order, engine);
-      const bool top = std::find(r.winners.begin(), r.winners.end(),
-                                 colour) != r.winners.end();
+      const bool top = std::find(r.winners.begin(), r.winners.end(), colour) !=
+                       r.winners.end();
       Add(standings[i].results, !top ? 0.0 : r.winners.size() == 1 ? 1.0 : 0.5);
       if (c < r.scores.size()) territory[i] += r.scores[c].second;
     }
@@ -174,9 +175,9 @@ std::string GameLine(const GameRecord& r) {
   }
   std::string result;
   if (r.seats.size() == 2) {
-    result = r.winner == "draw"                 ? "1/2-1/2"
+    result = r.winner == "draw"             ? "1/2-1/2"
              : r.winner == r.seats[0].first ? "1-0"
-                                                : "0-1";
+                                            : "0-1";
   } else {
     result = r.winner == "draw"
                  ? absl::StrCat("draw ", absl::StrJoin(r.winners, "+"))
@@ -207,11 +208,12 @@ std::string Summary(const std::vector<GameRecord>& records,
   std::string text;
   for (const HeadToHead& h : pairings) text += HeadToHeadText(h);
   if (sprt && !pairings.empty()) {
-    text += SprtText(*sprt, RunSprt(pairings[0].games, pairings[0].pairs, *sprt));
+    text +=
+        SprtText(*sprt, RunSprt(pairings[0].games, pairings[0].pairs, *sprt));
   }
-  const bool multiplayer = std::any_of(
-      records.begin(), records.end(),
-      [](const GameRecord& r) { return r.seats.size() > 2; });
+  const bool multiplayer =
+      std::any_of(records.begin(), records.end(),
+                  [](const GameRecord& r) { return r.seats.size() > 2; });
   if (multiplayer || pairings.size() > 1) {
     text += StandingsText(Standings(records, engine_order));
   }

@@ -37,10 +37,9 @@ absl::StatusOr<Opening> PositionOpening(const Rules& rules,
   absl::StatusOr<Position> pos = ParsePosition(text);
   if (!pos.ok()) return pos.status();
   if (!(pos->rules() == rules)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("opening '", text, "' has rules ",
-                     RulesString(pos->rules()), ", the match plays ",
-                     RulesString(rules)));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "opening '", text, "' has rules ", RulesString(pos->rules()),
+        ", the match plays ", RulesString(rules)));
   }
   return Opening{text, *pos, {"setup " + PositionString(*pos)}};
 }
@@ -120,8 +119,7 @@ absl::StatusOr<Opening> ResolveOpening(const Rules& rules,
   return MoveListOpening(rules, trimmed);
 }
 
-Opening RandomOpening(const Rules& rules, uint64_t seed, int round,
-                      int plies) {
+Opening RandomOpening(const Rules& rules, uint64_t seed, int round, int plies) {
   Random random(zobrist::SplitMix64(seed) ^ uint64_t(round));
   Position pos = *Position::Start(rules);
   std::string text;
@@ -150,8 +148,8 @@ absl::StatusOr<std::vector<Opening>> LoadOpenings(const Rules& rules,
     absl::StatusOr<Opening> opening =
         ResolveOpening(rules, std::string(trimmed));
     if (!opening.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          path, ":", number, ": ", opening.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", number, ": ", opening.status().message()));
     }
     openings.push_back(*std::move(opening));
   }

@@ -18,9 +18,9 @@ namespace wallgo::referee {
 // seats rotated so that each engine plays each colour once (for two players
 // a set is a game pair with the seats swapped).
 struct GameSpec {
-  int game = 0;           // 1-based, unique in the whole match
-  int set = 0;            // 0-based
-  int opening_round = 0;  // sets of one round share an opening
+  int game = 0;            // 1-based, unique in the whole match
+  int set = 0;             // 0-based
+  int opening_round = 0;   // sets of one round share an opening
   std::vector<int> seats;  // engine index per colour index
 };
 

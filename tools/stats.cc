@@ -107,8 +107,7 @@ EloEstimate EloFromTrinomial(const Trinomial& t) {
                l = double(t.losses) / n;
   const double mean = w + d / 2;
   const double variance = w * (1 - mean) * (1 - mean) +
-                          d * (0.5 - mean) * (0.5 - mean) +
-                          l * mean * mean;
+                          d * (0.5 - mean) * (0.5 - mean) + l * mean * mean;
   return EstimateFromMoments(mean, variance, n);
 }
 
@@ -120,7 +119,8 @@ EloEstimate EloFromPentanomial(const Pentanomial& p) {
 double LikelihoodOfSuperiority(const Trinomial& t) {
   const int decisive = t.wins + t.losses;
   if (decisive == 0) return 0.5;
-  return 0.5 * (1.0 + std::erf((t.wins - t.losses) / std::sqrt(2.0 * decisive)));
+  return 0.5 *
+         (1.0 + std::erf((t.wins - t.losses) / std::sqrt(2.0 * decisive)));
 }
 
 SprtState TrinomialSprt(const Trinomial& t, const SprtParams& params) {
@@ -130,8 +130,7 @@ SprtState TrinomialSprt(const Trinomial& t, const SprtParams& params) {
   const double pw = double(t.wins) / n, pl = double(t.losses) / n;
   // The draw Elo of the sample, then the scale that turns logistic Elo into
   // BayesElo at that draw rate.
-  const double draw_elo =
-      200.0 * std::log10((1.0 - pl) / pl * (1.0 - pw) / pw);
+  const double draw_elo = 200.0 * std::log10((1.0 - pl) / pl * (1.0 - pw) / pw);
   const double x = std::pow(10.0, -draw_elo / 400.0);
   const double scale = 4.0 * x / ((1.0 + x) * (1.0 + x));
   const Probabilities p0 = BayesEloProbabilities(params.elo0 / scale, draw_elo);

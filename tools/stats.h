@@ -34,10 +34,10 @@ double ScoreFromElo(double elo);
 // An Elo difference with its 95% interval; infinite where the score is 0 or
 // 1, NaN without games.
 struct EloEstimate {
-  double score = 0;   // mean score per game, 0..1
-  double elo = 0;     // EloFromScore(score)
-  double lower = 0;   // Elo at score - 1.96 standard errors
-  double upper = 0;   // Elo at score + 1.96 standard errors
+  double score = 0;  // mean score per game, 0..1
+  double elo = 0;    // EloFromScore(score)
+  double lower = 0;  // Elo at score - 1.96 standard errors
+  double upper = 0;  // Elo at score + 1.96 standard errors
   double margin() const { return (upper - lower) / 2; }  // cutechess's "+/-"
 };
 EloEstimate EloFromTrinomial(const Trinomial& t);

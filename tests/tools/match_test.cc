@@ -1,6 +1,8 @@
 // The referee against engines that misbehave on purpose (mock_engine.cc):
 // every fault loses the game with the right reason while the match goes on;
 // resumed and sharded matches play exactly the games they should.
+#include "absl/strings/match.h"
+
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -16,7 +18,6 @@
 #include <thread>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/game.h"
 #include "engine/notation.h"
@@ -115,6 +116,8 @@ struct FaultCase {
   bool every_game;  // the fault comes back after the restart
 };
 
+void PrintTo(const FaultCase& c, std::ostream* os) { *os << c.flags; }
+
 class FaultTest : public MatchTest,
                   public ::testing::WithParamInterface<FaultCase> {};
 
@@ -127,8 +130,8 @@ TEST_P(FaultTest, TheFaultyEngineLosesAndTheMatchGoesOn) {
   int faults = 0;
   for (const GameRecord& r : result.records) {
     ExpectConsistent(r);
-    const std::string bad = r.seats[0].second == "bad" ? r.seats[0].first
-                                                       : r.seats[1].first;
+    const std::string bad =
+        r.seats[0].second == "bad" ? r.seats[0].first : r.seats[1].first;
     const std::string good = bad == "red" ? "blue" : "red";
     if (r.reason == "finished") {
       EXPECT_FALSE(GetParam().every_game) << r.detail;
@@ -175,7 +178,8 @@ TEST_F(MatchTest, GoodEnginesFinishEveryGame) {
   }
   // Pairs share an opening and swap seats.
   EXPECT_EQ(result.records[0].opening, result.records[1].opening);
-  EXPECT_EQ(result.records[0].seats[0].second, result.records[1].seats[1].second);
+  EXPECT_EQ(result.records[0].seats[0].second,
+            result.records[1].seats[1].second);
   EXPECT_NE(result.records[0].opening, result.records[2].opening);
   ExpectNoChildren();
 }
@@ -231,7 +235,8 @@ TEST_F(MatchTest, ClockRunsOutForTheSlowEngine) {
 TEST_F(MatchTest, EngineStandardErrorIsDrainedToTheLog) {
   // 300 KiB of standard error at start, several pipes' worth, and a line
   // per command: the engine would block if the referee did not read it.
-  const MatchResult result = Run(Options("--stderr-flood-kb 300 --stderr-lines"));
+  const MatchResult result =
+      Run(Options("--stderr-flood-kb 300 --stderr-lines"));
   ASSERT_EQ(result.records.size(), 2u);
   for (const GameRecord& r : result.records) EXPECT_EQ(r.reason, "finished");
   std::ifstream log(Path("engines.log"));
@@ -250,9 +255,8 @@ TEST_F(MatchTest, AFaultyEngineIsKilledWithItsProcessGroup) {
   // only the engine process were killed.
   const std::string pid_file = Path("helper.pid");
   MatchOptions options = Options("");
-  options.engines[1].command =
-      absl::StrCat("sleep 300 & echo $! > ", pid_file, "; exec ",
-                   Mock("--crash-at 3"));
+  options.engines[1].command = absl::StrCat("sleep 300 & echo $! > ", pid_file,
+                                            "; exec ", Mock("--crash-at 3"));
   const MatchResult result = Run(options);
   ASSERT_EQ(result.records.size(), 2u);
   EXPECT_EQ(result.records[1].reason, "crash");
@@ -395,7 +399,8 @@ TEST_F(MatchTest, ReplayChecksAndPrintsAGame) {
   const MatchResult result = Run(options);
   std::ostringstream boards, commands;
   ASSERT_TRUE(Replay(options.records_file, 2, false, boards).ok());
-  EXPECT_TRUE(absl::StrContains(boards.str(), result.records[1].final_position));
+  EXPECT_TRUE(
+      absl::StrContains(boards.str(), result.records[1].final_position));
   EXPECT_TRUE(absl::StrContains(boards.str(), "    a   b   c   d   e   f   g"));
   ASSERT_TRUE(Replay(options.records_file, 2, true, commands).ok());
   // newgame, the opening's plays, then one play per move.
@@ -451,17 +456,19 @@ TEST(OpeningTest, MoveListsAndPositionsAreCheckedByTheReferee) {
   ASSERT_TRUE(moves.ok()) << moves.status();
   EXPECT_EQ(moves->commands,
             (std::vector<std::string>{"play red d4", "play blue c3"}));
-  EXPECT_FALSE(ResolveOpening(rules, "d4 d4").ok());   // occupied
-  EXPECT_FALSE(ResolveOpening(rules, "b2").ok());      // a fixed stone
-  EXPECT_FALSE(ResolveOpening(rules, "zz9").ok());     // not a move
+  EXPECT_FALSE(ResolveOpening(rules, "d4 d4").ok());  // occupied
+  EXPECT_FALSE(ResolveOpening(rules, "b2").ok());     // a fixed stone
+  EXPECT_FALSE(ResolveOpening(rules, "zz9").ok());    // not a move
   absl::StatusOr<Opening> position =
       ResolveOpening(rules, PositionString(moves->start));
   ASSERT_TRUE(position.ok()) << position.status();
   EXPECT_EQ(position->start, moves->start);
   EXPECT_TRUE(absl::StartsWith(position->commands.at(0), "setup "));
   // Random openings are reproducible from (seed, round).
-  EXPECT_EQ(RandomOpening(rules, 5, 3, 4).text, RandomOpening(rules, 5, 3, 4).text);
-  EXPECT_NE(RandomOpening(rules, 5, 3, 4).text, RandomOpening(rules, 5, 4, 4).text);
+  EXPECT_EQ(RandomOpening(rules, 5, 3, 4).text,
+            RandomOpening(rules, 5, 3, 4).text);
+  EXPECT_NE(RandomOpening(rules, 5, 3, 4).text,
+            RandomOpening(rules, 5, 4, 4).text);
 }
 
 TEST(CliTest, BadFlagsGiveAOneLineErrorAndUsageWithStatus2) {
@@ -487,8 +494,8 @@ TEST(CliTest, BadFlagsGiveAOneLineErrorAndUsageWithStatus2) {
 }
 
 TEST(CliTest, EngineNames) {
-  const std::vector<EngineSpec> engines =
-      NameEngines({"name=alpha:./wallgo --level 3", "/usr/bin/wallgo", "wallgo x"});
+  const std::vector<EngineSpec> engines = NameEngines(
+      {"name=alpha:./wallgo --level 3", "/usr/bin/wallgo", "wallgo x"});
   ASSERT_EQ(engines.size(), 3u);
   EXPECT_EQ(engines[0].name, "alpha");
   EXPECT_EQ(engines[0].command, "./wallgo --level 3");
@@ -501,22 +508,33 @@ TEST(CliTest, EngineNames) {
 TEST_F(MatchTest, ResumeAfterKillingTheReferee) {
   const std::string records = Path("games.jsonl");
   const std::vector<std::string> args = {
-      REFEREE, "--engine", "name=a:" + Mock("--delay-ms 3"),
-      "--engine", "name=b:" + Mock("--delay-ms 3 --seed 9"),
-      "--games", "8", "--quiet", "--records", records,
-      "--engine-log", Path("engines.log")};
+      REFEREE,
+      "--engine",
+      "name=a:" + Mock("--delay-ms 3"),
+      "--engine",
+      "name=b:" + Mock("--delay-ms 3 --seed 9"),
+      "--games",
+      "8",
+      "--quiet",
+      "--records",
+      records,
+      "--engine-log",
+      Path("engines.log")};
   std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& a : args)
+    argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid;
-  ASSERT_EQ(posix_spawn(&pid, REFEREE, nullptr, nullptr, argv.data(), environ), 0);
+  ASSERT_EQ(posix_spawn(&pid, REFEREE, nullptr, nullptr, argv.data(), environ),
+            0);
   auto count_lines = [&] {
     std::ifstream in(records);
     int n = 0;
     for (std::string line; std::getline(in, line);) ++n;
     return n;
   };
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  const auto give_up =
+      std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (count_lines() < 3 && std::chrono::steady_clock::now() < give_up) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -543,10 +561,12 @@ TEST_F(MatchTest, ResumeAfterKillingTheReferee) {
   ASSERT_EQ(after.size(), 8u);
   // The finished games are kept as they were (a line cut by the kill is
   // dropped and replayed).
-  const size_t kept = before.back().back() == '}' ? before.size() : before.size() - 1;
+  const size_t kept =
+      before.back().back() == '}' ? before.size() : before.size() - 1;
   for (size_t i = 0; i < kept; ++i) EXPECT_EQ(after[i], before[i]);
   std::multiset<int> games;
-  for (const std::string& line : after) games.insert(RecordFromJson(line)->game);
+  for (const std::string& line : after)
+    games.insert(RecordFromJson(line)->game);
   EXPECT_EQ(games, (std::multiset<int>{1, 2, 3, 4, 5, 6, 7, 8}));
 }
 

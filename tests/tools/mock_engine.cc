@@ -45,7 +45,8 @@ struct Faults {
 Move IllegalMove(const Game& game) {
   const wallgo::Position& pos = game.position();
   for (int cell = 0; cell < wallgo::kNumCells; ++cell) {
-    for (Move m : {Move::Place(cell), Move::Turn(cell, cell, wallgo::Side::kNorth)}) {
+    for (Move m :
+         {Move::Place(cell), Move::Turn(cell, cell, wallgo::Side::kNorth)}) {
       if (!wallgo::CheckMove(pos, pos.to_move(), m).ok()) return m;
     }
   }
@@ -135,9 +136,11 @@ class MockEngine {
     if (!game_ || game_->is_over()) return Answer(id, false, "game over");
     if (n == faults_.extra_line_at) std::cout << "info thinking hard\n";
     const std::string answer_id =
-        n == faults_.wrong_id_at ? absl::StrCat(std::atoi(id.c_str()) + 1000) : id;
-    const Move move = n == faults_.illegal_at ? IllegalMove(*game_)
-                                              : ChosenMove(*game_, faults_.seed);
+        n == faults_.wrong_id_at ? absl::StrCat(std::atoi(id.c_str()) + 1000)
+                                 : id;
+    const Move move = n == faults_.illegal_at
+                          ? IllegalMove(*game_)
+                          : ChosenMove(*game_, faults_.seed);
     if (n != faults_.illegal_at) {
       game_->Play(game_->position().to_move(), move).IgnoreError();
     }
@@ -162,22 +165,19 @@ class MockEngine {
 int main(int argc, char** argv) {
   Faults f;
   po::options_description d("mock engine");
-  d.add_options()
-      ("seed", po::value(&f.seed))
-      ("crash-at", po::value(&f.crash_at))
-      ("hang-at", po::value(&f.hang_at))
-      ("garbage-at", po::value(&f.garbage_at))
-      ("illegal-at", po::value(&f.illegal_at))
-      ("extra-line-at", po::value(&f.extra_line_at))
-      ("wrong-id-at", po::value(&f.wrong_id_at))
-      ("slow-at", po::value(&f.slow_at))
-      ("slow-ms", po::value(&f.slow_ms))
-      ("resign-at", po::value(&f.resign_at))
-      ("hang-on-play", po::value(&f.hang_on_play))
-      ("delay-ms", po::value(&f.delay_ms))
-      ("die-at-start", po::bool_switch(&f.die_at_start))
-      ("stderr-lines", po::bool_switch(&f.stderr_lines))
-      ("stderr-flood-kb", po::value(&f.stderr_flood_kb));
+  d.add_options()("seed", po::value(&f.seed))(
+      "crash-at", po::value(&f.crash_at))("hang-at", po::value(&f.hang_at))(
+      "garbage-at", po::value(&f.garbage_at))("illegal-at",
+                                              po::value(&f.illegal_at))(
+      "extra-line-at", po::value(&f.extra_line_at))("wrong-id-at",
+                                                    po::value(&f.wrong_id_at))(
+      "slow-at", po::value(&f.slow_at))("slow-ms", po::value(&f.slow_ms))(
+      "resign-at", po::value(&f.resign_at))("hang-on-play",
+                                            po::value(&f.hang_on_play))(
+      "delay-ms", po::value(&f.delay_ms))("die-at-start",
+                                          po::bool_switch(&f.die_at_start))(
+      "stderr-lines", po::bool_switch(&f.stderr_lines))(
+      "stderr-flood-kb", po::value(&f.stderr_flood_kb));
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, d), vm);
   po::notify(vm);

@@ -25,8 +25,8 @@ TEST(EloTest, TrinomialInterval) {
   // s = (30 + 10/2) / 60 = 0.583333
   // Elo = -400 log10(1/0.583333 - 1) = -400 log10(0.714286) = 58.4512
   // per-game variance = 0.5 (1 - s)^2 + (1/6) (0.5 - s)^2 + (1/3) s^2
-  //                   = 0.5 * 0.173611 + 0.166667 * 0.006944 + 0.333333 * 0.340278
-  //                   = 0.201389
+  //                   = 0.5 * 0.173611 + 0.166667 * 0.006944 + 0.333333 *
+  //                   0.340278 = 0.201389
   // standard error = sqrt(0.201389 / 60) = 0.0579351
   // s -/+ 1.959964 * 0.0579351 = 0.469783 / 0.696884
   // Elo(0.469783) = -21.0229, Elo(0.696884) = 144.6208
@@ -105,8 +105,7 @@ TEST(SprtTest, PentanomialGsprt) {
   // LLR = N sum_i p_i ln(P1_i / P0_i)
   //     = 25 (0.04 ln 0.846682 + 0.16 ln 0.948299 + 0.4 ln 1.011009
   //           + 0.32 ln 1.053593 + 0.08 ln 1.084391) = 0.310312
-  const SprtState s =
-      PentanomialSprt({{1, 4, 10, 8, 2}}, {0, 10, 0.05, 0.05});
+  const SprtState s = PentanomialSprt({{1, 4, 10, 8, 2}}, {0, 10, 0.05, 0.05});
   EXPECT_NEAR(s.llr, 0.310312, 1e-5);
   EXPECT_EQ(s.decision, SprtDecision::kContinue);
 }
