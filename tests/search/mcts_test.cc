@@ -137,18 +137,33 @@ TEST(MctsTest, MemoryStaysWithinHashAndSearchGoesOnWhenFull) {
 
 TEST(MctsTest, KeepsTheGraphBelowThePlayedMoves) {
   Position pos = BenchStart(BenchPositions()[5]);
-  MctsSearcher searcher(Options(3000));
+  // A small hash, so that the graph is crowded and gets compacted.
+  MctsSearcher searcher(Options(1500, 1, /*hash_mb=*/1));
   const SearchResult first = searcher.Search(pos, Limits{}, nullptr, 0);
   const std::vector<Move>& pv = first.info.candidates.front().pv;
   ASSERT_GE(pv.size(), 2u);
   pos.Play(pv[0]);
   pos.Play(pv[1]);
-  searcher.SetOptions(Options(1));
+  searcher.SetOptions(Options(1, 1, 1));
   const SearchResult second = searcher.Search(pos, Limits{}, nullptr, 0);
   int64_t kept_visits = 0;
   for (const Candidate& c : second.info.candidates) kept_visits += c.visits;
   EXPECT_GT(kept_visits, 1);                       // reused what it knew
   EXPECT_LT(second.info.nodes, first.info.nodes);  // and dropped the rest
+}
+
+TEST(MctsTest, ReusesWithoutCompactingWhileThereIsRoom) {
+  Position pos = BenchStart(BenchPositions()[5]);
+  MctsSearcher searcher(Options(2000, 1, /*hash_mb=*/32));
+  const SearchResult first = searcher.Search(pos, Limits{}, nullptr, 0);
+  const std::vector<Move>& pv = first.info.candidates.front().pv;
+  ASSERT_GE(pv.size(), 2u);
+  pos.Play(pv[0]);
+  pos.Play(pv[1]);
+  searcher.SetOptions(Options(1, 1, 32));
+  const SearchResult second = searcher.Search(pos, Limits{}, nullptr, 0);
+  EXPECT_GT(second.info.candidates.front().visits, 1);
+  EXPECT_GE(second.info.nodes, first.info.nodes);  // nothing reclaimed yet
 }
 
 TEST(MctsTest, KeepsToTheMoveTime) {
@@ -161,7 +176,9 @@ TEST(MctsTest, KeepsToTheMoveTime) {
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  EXPECT_LE(took, 0.3 + 0.05);
+  // The search stops itself at 0.285 s; the slack only absorbs a loaded
+  // machine's scheduling (a starved process was seen to lose 0.7 s).
+  EXPECT_LE(took, 0.3 + 0.2);
   EXPECT_GE(took, 0.2);
   EXPECT_TRUE(Legal(pos, r.best));
 }
