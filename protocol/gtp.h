@@ -16,8 +16,9 @@ namespace wallgo::protocol {
 
 class GtpSession {
  public:
-  // GTP perft is for quick checks; deeper counts are `wallgo perft`'s job.
-  static constexpr int kMaxPerftDepth = 5;
+  // GTP perft answers within about a second (depth 4 of a middle game);
+  // deeper counts are `wallgo perft`'s job, which no input line can start.
+  static constexpr int kMaxPerftDepth = 4;
 
   GtpSession(Engine& engine, std::ostream& out, Log& log, std::string version);
 
