@@ -83,6 +83,33 @@ TEST(MctsSolverTest, PlaysTheMoveThatWinsAtOnce) {
   EXPECT_EQ(r.info.candidates.front().score_margin, 7.0);  // 28 - 21
 }
 
+TEST(MctsSolverTest, PrefersTheBiggerSureMargin) {
+  // As above, but the gap is a corridor cell d3 (walled east and west): red
+  // wins by closing d3's north edge from d4 (28-21), or, better, by going
+  // d5-d4-d3 and closing its south edge (29-20).
+  const Position pos = Parse(
+      "players=2 setup=empty turn=red red=d5,c5,b6,f6 blue=b2,f2,c1,e1 "
+      "red-walls=a3n,b3n,c3n,c3e blue-walls=e3n,f3n,g3n,d3e");
+  MoveList moves;
+  GenerateMoves(pos, moves);
+  int best_margin = -99, wins = 0;
+  for (Move m : moves) {
+    Position after = pos;
+    after.Play(m);
+    if (!IsGameOver(after) || ComputeResult(after).winners != 1u) continue;
+    ++wins;
+    const ScoreSheet sheet = ComputeScores(after);
+    best_margin = std::max(best_margin, sheet.score[0] - sheet.score[1]);
+  }
+  ASSERT_GE(wins, 2);  // a real choice between sure wins
+  const SearchResult r = SearchOnce(pos, Options(3000));
+  Position after = pos;
+  after.Play(r.best);
+  ASSERT_TRUE(IsGameOver(after)) << MoveName(r.best);
+  const ScoreSheet sheet = ComputeScores(after);
+  EXPECT_EQ(sheet.score[0] - sheet.score[1], best_margin) << MoveName(r.best);
+}
+
 TEST(MctsSolverTest, AvoidsAMoveThatLosesNextTurn) {
   const Position pos = Parse(kRedMustStopBlue);
   MoveList moves;
