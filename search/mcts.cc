@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "engine/movegen.h"
@@ -401,6 +402,36 @@ Move PickMove(const std::vector<Candidate>& ranked, double temperature,
   return ranked[pick(rng)].move;
 }
 
+// The playout cap: options.visits and the level's cap, whichever is lower.
+int64_t VisitLimit(const SearchOptions& options, const MctsConfig& config) {
+  int64_t limit =
+      options.visits > 0 ? options.visits : std::numeric_limits<int64_t>::max();
+  if (config.max_visits > 0) limit = std::min(limit, config.max_visits);
+  return limit;
+}
+
+// Blocks the calling thread until the search should end (stop request,
+// budget spent, time up), sending info along the way.
+void WaitForLimits(MctsSearcher::Run& run, const std::atomic<bool>& stop,
+                   const TimePlan& plan, bool infinite,
+                   const InfoCallback& on_info, double info_interval_s,
+                   SteadyClock::time_point start) {
+  double next_info = info_interval_s > 0 ? info_interval_s : 1e300;
+  for (;;) {
+    const double elapsed = Seconds(start);
+    if (stop.load(std::memory_order_relaxed)) return;
+    if (!infinite && (run.done() || TimeIsUp(plan, elapsed, run))) return;
+    if (on_info && elapsed >= next_info) {
+      on_info(run.Info(8, elapsed));
+      next_info = elapsed + info_interval_s;
+    }
+    // Polls often while threads search; idles once they are done (a solved
+    // root under infinite analysis waits for Stop).
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(run.done() ? 20000 : 1000));
+  }
+}
+
 }  // namespace
 
 SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
@@ -412,41 +443,25 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
       zobrist::SplitMix64(options_.seed ^ zobrist::SplitMix64(++searches_));
   const TimePlan plan =
       PlanTime(options_, limits, pos, config_.default_movetime_s);
-  int64_t visit_limit = options_.visits > 0
-                            ? options_.visits
-                            : std::numeric_limits<int64_t>::max();
-  if (config_.max_visits > 0)
-    visit_limit = std::min(visit_limit, config_.max_visits);
 
   ReuseOrClear(*graph_, pos, plan.soft_s);
-  Run run(*graph_, config_, pos, visit_limit);
+  Run run(*graph_, config_, pos, VisitLimit(options_, config_));
   ThreadState main_state;
   if (!run.PrepareRoot(main_state)) {
     graph_->Clear();  // not even the root fits next to the kept graph
     run.PrepareRoot(main_state);
   }
-  const int64_t legal = graph_->node(run.root()).num_edges.load();
   std::vector<std::thread> workers;
-  if (legal > 1 && run.RootProof() != Proof::kExact) {
+  if (graph_->node(run.root()).num_edges.load() > 1 &&
+      run.RootProof() != Proof::kExact) {
     for (int i = 0; i < std::max(1, options_.threads); ++i) {
       workers.emplace_back(&Run::Work, &run, search_seed + i);
     }
   } else {
-    run.Finish();
+    run.Finish();  // a forced move or a solved game: nothing to search
   }
-  double next_info = info_interval_s > 0 ? info_interval_s : 1e300;
-  for (;;) {
-    const double elapsed = Seconds(start);
-    if (stop_.load(std::memory_order_relaxed)) break;
-    if (run.done() && !limits.infinite) break;
-    if (!limits.infinite && TimeIsUp(plan, elapsed, run)) break;
-    if (on_info && elapsed >= next_info) {
-      on_info(run.Info(8, elapsed));
-      next_info = elapsed + info_interval_s;
-    }
-    std::this_thread::sleep_for(
-        std::chrono::microseconds(run.done() ? 20000 : 1000));
-  }
+  WaitForLimits(run, stop_, plan, limits.infinite, on_info, info_interval_s,
+                start);
   run.Finish();
   for (std::thread& w : workers) w.join();
 
