@@ -66,7 +66,7 @@ absl::StatusOr<int64_t> IntArg(absl::string_view text, int64_t min, int64_t max,
 
 absl::StatusOr<double> SecondsArg(absl::string_view text,
                                   absl::string_view what) {
-  constexpr double kMaxSeconds = 1e9;
+  constexpr int64_t kMaxSeconds = 1'000'000'000;
   double value = 0;
   if (!absl::SimpleAtod(text, &value) ||
       !(value >= 0 && value <= kMaxSeconds)) {
@@ -105,6 +105,7 @@ absl::StatusOr<double> IntervalArg(const CommandLine& c, size_t index) {
 std::string InfoLine(const search::Candidate& candidate) {
   std::vector<std::string> pv;
   for (const Move& move : candidate.pv) pv.push_back(MoveName(move));
+  if (pv.empty()) pv.push_back(MoveName(candidate.move));  // never "pv "
   return absl::StrFormat("info move %s visits %d winrate %.4f score %.2f pv %s",
                          MoveName(candidate.move), candidate.visits,
                          candidate.winrate, candidate.score_margin,
