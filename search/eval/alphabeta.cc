@@ -110,6 +110,8 @@ class Run {
   bool Iterate(const Position& pos, int depth, std::vector<RootMove>& moves);
 
   float Value(const Position& pos, int depth, float alpha, float beta, int ply);
+  float ScoutValue(const Position& child, int depth, float alpha, float beta,
+                   int ply, bool maximizing);
 
   double Elapsed() const {
     return std::chrono::duration<double>(SteadyClock::now() - start_).count();
@@ -233,7 +235,10 @@ float Run::Value(const Position& pos, int depth, float alpha, float beta,
   for (const Move& m : ordered) {
     Position child = pos;
     child.Play(m);
-    const float value = Value(child, depth - 1, alpha, beta, ply + 1);
+    const float value =
+        m == ordered.front() || depth < 2
+            ? Value(child, depth - 1, alpha, beta, ply + 1)
+            : ScoutValue(child, depth - 1, alpha, beta, ply, maximizing);
     if (aborted_) return 0;
     if (maximizing ? value > best : value < best) {
       best = value;
@@ -254,6 +259,21 @@ float Run::Value(const Position& pos, int depth, float alpha, float beta,
                                         : Bound::kExact;
   memory_.Store(key, best, depth, bound, best_move);
   return best;
+}
+
+// Principal variation search: a move after the first is first tried with a
+// null window on the bound this node would improve, and searched again with
+// the full window only when it beats that bound.
+float Run::ScoutValue(const Position& child, int depth, float alpha, float beta,
+                      int ply, bool maximizing) {
+  constexpr float kNullWindow = 1e-3f;
+  const float value =
+      maximizing ? Value(child, depth, alpha, alpha + kNullWindow, ply + 1)
+                 : Value(child, depth, beta - kNullWindow, beta, ply + 1);
+  const bool inside = maximizing ? value > alpha && value < beta
+                                 : value < beta && value > alpha;
+  if (!inside || aborted_) return value;
+  return Value(child, depth, alpha, beta, ply + 1);
 }
 
 bool Run::Iterate(const Position& pos, int depth,

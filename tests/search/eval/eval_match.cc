@@ -2,6 +2,7 @@
 // deep alpha-beta gets (not a test). Colours alternate each game pair; each
 // pair starts from the same random placements.
 //   build-<dir>/bin/eval_match --a ab --b greedy --games 20 --movetime 1
+//   build-<dir>/bin/eval_match --a ab --probe 20 --movetime 1
 // Players: random, greedy, ab, or ab with settings: ab/maxdepth=4/order=3
 // (share and tempo in hundredths: EvalOptions).
 #include <cstdio>
@@ -77,10 +78,70 @@ unsigned PlayGame(const Rules& rules, std::vector<Searcher*> seats,
   return ComputeResult(pos).winners;
 }
 
+// Middle-game 2-player positions: the 8th to 16th turn of play of
+// alpha-beta self-play games (20000 nodes a move) from random placements.
+std::vector<Position> MiddleGames(int count) {
+  std::vector<Position> out;
+  SearchOptions options;
+  options.visits = 20000;
+  options.hash_mb = 16;
+  AlphaBetaPlayer player(options);
+  for (int g = 0; static_cast<int>(out.size()) < count; ++g) {
+    std::vector<DepthStats> unused(kMaxPlayers);
+    Position pos = *Position::Start(Rules::Default(2));
+    std::mt19937_64 rng(1000 + g);
+    const int wanted_turn = 8 + g % 9;
+    int turn = 0;
+    player.Clear();
+    while (!IsGameOver(pos) && turn < wanted_turn) {
+      MoveList moves;
+      GenerateMoves(pos, moves);
+      pos.Play(pos.placements_done() < 2
+                   ? moves[rng() % moves.size()]
+                   : player.Search(pos, {}, nullptr, 10).best);
+      if (!pos.in_setup()) ++turn;
+    }
+    if (!IsGameOver(pos)) out.push_back(pos);
+  }
+  return out;
+}
+
+// How deep `spec` gets in `movetime` seconds on middle-game positions.
+int ProbeDepth(const std::string& spec, double movetime, int count) {
+  SearchOptions options;
+  options.movetime_s = movetime;
+  options.hash_mb = 64;
+  std::unique_ptr<Searcher> player = MakePlayer(spec, options);
+  auto* ab = dynamic_cast<AlphaBetaPlayer*>(player.get());
+  if (ab == nullptr) {
+    std::cerr << "--probe needs an alpha-beta player\n";
+    return 2;
+  }
+  std::map<int, int> histogram;
+  double seconds = 0;
+  int64_t nodes = 0;
+  for (const Position& pos : MiddleGames(count)) {
+    ab->Clear();
+    const SearchResult r = ab->Search(pos, {}, nullptr, 10);
+    ++histogram[ab->completed_depth()];
+    seconds += r.info.elapsed_s;
+    nodes += r.info.nodes;
+    std::printf("depth %d nodes %lld time %.2fs move %s  %s\n",
+                ab->completed_depth(), static_cast<long long>(r.info.nodes),
+                r.info.elapsed_s, MoveName(r.best).c_str(),
+                PositionString(pos).c_str());
+  }
+  std::printf("%s, %.2f s a move, %d positions: depth", spec.c_str(), movetime,
+              count);
+  for (const auto& [depth, n] : histogram) std::printf(" %d:%d", depth, n);
+  std::printf("; %.0f nodes/s\n", nodes / seconds);
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   namespace po = boost::program_options;
   std::string a_spec, b_spec;
-  int games = 0, players = 2, placements = 2;
+  int games = 0, players = 2, placements = 2, probe = 0;
   double movetime = 0;
   int64_t nodes = 0;
   po::options_description desc("eval_match options");
@@ -92,7 +153,10 @@ int Main(int argc, char** argv) {
       "placements", po::value(&placements)->default_value(2),
       "random placements that open each game pair")(
       "movetime", po::value(&movetime)->default_value(0.2), "seconds a move")(
-      "nodes", po::value(&nodes)->default_value(0), "node cap (alpha-beta)");
+      "nodes", po::value(&nodes)->default_value(0), "node cap (alpha-beta)")(
+      "probe", po::value(&probe)->default_value(0),
+      "instead of games: the depth --a reaches on this many middle-game "
+      "positions in --movetime");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);
@@ -100,6 +164,7 @@ int Main(int argc, char** argv) {
     std::cout << desc;
     return 0;
   }
+  if (probe > 0) return ProbeDepth(a_spec, movetime, probe);
   SearchOptions options;
   options.movetime_s = movetime;
   options.visits = nodes;
