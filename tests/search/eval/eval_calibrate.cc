@@ -15,6 +15,7 @@
 #include "engine/regions.h"
 #include "search/eval/alphabeta.h"
 #include "search/eval/eval.h"
+#include "tests/search/eval/tool_flags.h"
 
 namespace wallgo::search {
 namespace {
@@ -134,13 +135,7 @@ int Main(int argc, char** argv) {
                                  "random placements that open each game")(
       "share", po::value(&share)->default_value(EvalOptions{}.first_turn_share),
       "first-turn share of the players' evaluation");
-  po::variables_map vm;
-  po::store(po::parse_command_line(argc, argv, desc), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (!ParseFlags(desc, argc, argv)) return 0;
   SearchOptions options;
   options.visits = nodes;
   options.hash_mb = 16;

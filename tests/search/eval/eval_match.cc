@@ -21,6 +21,7 @@
 #include "engine/regions.h"
 #include "search/eval/alphabeta.h"
 #include "search/eval/greedy.h"
+#include "tests/search/eval/tool_flags.h"
 
 namespace wallgo::search {
 namespace {
@@ -157,13 +158,7 @@ int Main(int argc, char** argv) {
       "probe", po::value(&probe)->default_value(0),
       "instead of games: the depth --a reaches on this many middle-game "
       "positions in --movetime");
-  po::variables_map vm;
-  po::store(po::parse_command_line(argc, argv, desc), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << desc;
-    return 0;
-  }
+  if (!ParseFlags(desc, argc, argv)) return 0;
   if (probe > 0) return ProbeDepth(a_spec, movetime, probe);
   SearchOptions options;
   options.movetime_s = movetime;
