@@ -1,9 +1,9 @@
 #include "protocol/engine.h"
 
+#include <mutex>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "engine/movegen.h"
@@ -33,7 +33,7 @@ class InfoRelay {
       : searcher_(searcher), control_(control), last_sent_(absl::Now()) {}
 
   void OnInfo(const search::SearchInfo& info) {
-    absl::MutexLock lock(&mutex_);
+    std::lock_guard lock(mutex_);
     if (!stop_sent_ && control_.should_stop && control_.should_stop()) {
       stop_sent_ = true;
       searcher_.Stop();
@@ -47,15 +47,15 @@ class InfoRelay {
 
   // The final report after the search returned, unless it was just sent.
   void Finish(const search::SearchInfo& info) {
-    absl::MutexLock lock(&mutex_);
+    std::lock_guard lock(mutex_);
     if (control_.on_info && !(sent_any_ && sent_visits_ == info.total_visits)) {
       Send(info, absl::Now());
     }
   }
 
  private:
-  void Send(const search::SearchInfo& info, absl::Time now)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+  // Called with mutex_ held.
+  void Send(const search::SearchInfo& info, absl::Time now) {
     control_.on_info(info);
     last_sent_ = now;
     sent_any_ = true;
@@ -64,11 +64,14 @@ class InfoRelay {
 
   search::Searcher& searcher_;
   const SearchControl& control_;
-  absl::Mutex mutex_;
-  bool stop_sent_ ABSL_GUARDED_BY(mutex_) = false;
-  absl::Time last_sent_ ABSL_GUARDED_BY(mutex_);
-  bool sent_any_ ABSL_GUARDED_BY(mutex_) = false;
-  int64_t sent_visits_ ABSL_GUARDED_BY(mutex_) = 0;
+  // The searcher may report from several threads. std::mutex rather than
+  // absl::Mutex: the system Abseil is not built for ThreadSanitizer, which
+  // then cannot see its locking.
+  std::mutex mutex_;
+  bool stop_sent_ = false;  // the rest guarded by mutex_
+  absl::Time last_sent_;
+  bool sent_any_ = false;
+  int64_t sent_visits_ = 0;
 };
 
 }  // namespace

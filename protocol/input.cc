@@ -62,23 +62,26 @@ bool IsQuitLine(absl::string_view line) {
 }
 
 void InputQueue::Push(std::string line) {
-  absl::MutexLock lock(&mutex_);
-  if (IsQuitLine(line)) quit_seen_ = true;
-  lines_.push_back(std::move(line));
+  const bool quit = IsQuitLine(line);
+  {
+    std::lock_guard lock(mutex_);
+    quit_seen_ = quit_seen_ || quit;
+    lines_.push_back(std::move(line));
+  }
+  changed_.notify_all();
 }
 
 void InputQueue::PushEnd() {
-  absl::MutexLock lock(&mutex_);
-  ended_ = true;
+  {
+    std::lock_guard lock(mutex_);
+    ended_ = true;
+  }
+  changed_.notify_all();
 }
 
 std::optional<std::string> InputQueue::Pop() {
-  absl::MutexLock lock(&mutex_);
-  mutex_.Await(absl::Condition(
-      +[](InputQueue* q) ABSL_EXCLUSIVE_LOCKS_REQUIRED(q->mutex_) {
-        return !q->lines_.empty() || q->ended_;
-      },
-      this));
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [this] { return !lines_.empty() || ended_; });
   if (lines_.empty()) return std::nullopt;
   std::string line = std::move(lines_.front());
   lines_.pop_front();
@@ -86,12 +89,12 @@ std::optional<std::string> InputQueue::Pop() {
 }
 
 bool InputQueue::HasPending() const {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard lock(mutex_);
   return !lines_.empty() || ended_;
 }
 
 bool InputQueue::Closing() const {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard lock(mutex_);
   return quit_seen_ || ended_;
 }
 

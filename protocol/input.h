@@ -3,17 +3,18 @@
 // notice new input (analyze), `quit` and the end of input.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <istream>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "absl/synchronization/mutex.h"
 
 namespace wallgo::protocol {
 
@@ -49,10 +50,13 @@ class InputQueue {
   bool Closing() const;
 
  private:
-  mutable absl::Mutex mutex_;
-  std::deque<std::string> lines_ ABSL_GUARDED_BY(mutex_);
-  bool ended_ ABSL_GUARDED_BY(mutex_) = false;
-  bool quit_seen_ ABSL_GUARDED_BY(mutex_) = false;
+  // std::mutex rather than absl::Mutex: the system Abseil is not built for
+  // ThreadSanitizer, which then cannot see its locking.
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::string> lines_;  // the rest guarded by mutex_
+  bool ended_ = false;
+  bool quit_seen_ = false;
 };
 
 // Reads `in` on its own thread into a queue, cleaning every line, until the

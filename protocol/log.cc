@@ -5,18 +5,18 @@
 namespace wallgo::protocol {
 
 void Log::Event(absl::string_view text) {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard lock(mutex_);
   if (events_ != nullptr) *events_ << text << std::endl;
   ToFile("# ", text);
 }
 
 void Log::Received(absl::string_view line) {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard lock(mutex_);
   ToFile("< ", line);
 }
 
 void Log::Sent(absl::string_view answer) {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard lock(mutex_);
   ToFile("> ", answer);
 }
 

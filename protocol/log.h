@@ -3,10 +3,10 @@
 // to that file, which also gets the full transcript of commands and answers.
 #pragma once
 
+#include <mutex>
 #include <ostream>
 
 #include "absl/strings/string_view.h"
-#include "absl/synchronization/mutex.h"
 
 namespace wallgo::protocol {
 
@@ -22,10 +22,10 @@ class Log {
   void Sent(absl::string_view answer);
 
  private:
-  void ToFile(absl::string_view prefix, absl::string_view text)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Called with mutex_ held.
+  void ToFile(absl::string_view prefix, absl::string_view text);
 
-  absl::Mutex mutex_;
+  std::mutex mutex_;  // events may come from search threads
   std::ostream* events_;
   std::ostream* file_;
 };

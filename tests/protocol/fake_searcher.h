@@ -9,7 +9,6 @@
 #include <optional>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "engine/movegen.h"
