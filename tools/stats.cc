@@ -93,7 +93,8 @@ int Pentanomial::pairs() const {
 double EloFromScore(double score) {
   if (score <= 0) return -std::numeric_limits<double>::infinity();
   if (score >= 1) return std::numeric_limits<double>::infinity();
-  return -400.0 * std::log10(1.0 / score - 1.0);
+  // Adding 0.0 turns the -0 of an even score into 0.
+  return -400.0 * std::log10(1.0 / score - 1.0) + 0.0;
 }
 
 double ScoreFromElo(double elo) {

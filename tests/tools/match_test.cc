@@ -290,6 +290,31 @@ TEST_F(MatchTest, ThreePlayersRotateSeats) {
   EXPECT_EQ(red_engines.size(), 3u);
 }
 
+TEST_F(MatchTest, AFaultInAThreePlayerGameRanksTheOthersByScore) {
+  MatchOptions options = Options("--crash-at 3", 3);
+  options.engines.push_back({"third", Mock("--seed 3")});
+  options.rules = Rules::Default(3);
+  const MatchResult result = Run(options);
+  ASSERT_EQ(result.records.size(), 3u);
+  for (const GameRecord& r : result.records) {
+    EXPECT_EQ(r.reason, "crash");
+    ASSERT_EQ(r.EngineAt(r.loser), "bad");
+    ExpectConsistent(r);
+    // The winners are the best of the two others by score.
+    int best = -1;
+    for (const auto& [colour, score] : r.scores) {
+      if (colour != r.loser) best = std::max(best, score);
+    }
+    ASSERT_FALSE(r.winners.empty());
+    for (const auto& [colour, score] : r.scores) {
+      const bool won = std::find(r.winners.begin(), r.winners.end(), colour) !=
+                       r.winners.end();
+      EXPECT_FALSE(won && colour == r.loser);
+      EXPECT_TRUE(!won || score == best) << colour << " won with " << score;
+    }
+  }
+}
+
 TEST_F(MatchTest, SprtStopsWhenAHypothesisIsAccepted) {
   // The bad engine crashes at once in every game, so every pair is won
   // twice. With elo1 = 200 (s1 = 0.759747) n such pairs give LLR
