@@ -85,40 +85,43 @@ absl::Status ParseShard(const std::string& text, MatchOptions& o) {
 
 po::options_description MatchFlags() {
   po::options_description d("Match options");
-  d.add_options()("help,h", "this help")(
-      "engine,e", po::value<std::vector<std::string>>()->composing(),
-      "an engine: a shell command, or name=NAME:COMMAND; once per engine")(
-      "games,n", po::value<int>()->default_value(2),
-      "games in the whole match (all shards together)")(
-      "concurrency,c", po::value<int>()->default_value(1), "games at once")(
-      "movetime", po::value<double>(), "seconds per move (default 1)")(
-      "tc", po::value<std::string>(), "BASE+INC: a clock per player, seconds")(
-      "margin", po::value<double>()->default_value(0.5),
-      "seconds an engine may overrun its time before it is late")(
-      "command-timeout", po::value<double>()->default_value(10),
-      "seconds for any command but genmove (else the engine hangs)")(
-      "timeout-rule", po::value<std::string>()->default_value("forfeit"),
-      "forfeit | random: a late player loses, or gets a random turn")(
-      "rules", po::value<std::string>()->default_value(""),
-      "the newgame keys, e.g. \"players=2 setup=empty\"")(
-      "openings", po::value<std::string>(),
-      "file: one opening per line (moves or a position string)")(
-      "seed", po::value<uint64_t>()->default_value(1),
-      "seed of random openings and random turns")(
-      "opening-plies", po::value<int>()->default_value(2),
-      "random moves in a random opening")("records", po::value<std::string>(),
-                                          "JSON Lines file of game records")(
-      "engine-log", po::value<std::string>(),
-      "file for the engines' standard error (default RECORDS.engines.log, "
-      "or wallgo-referee-engines.log)")("sprt", po::value<std::string>(),
-                                        "elo0,elo1,alpha,beta: stop early")(
-      "sprt-model", po::value<std::string>()->default_value("pentanomial"),
-      "pentanomial (GSPRT over game pairs) | trinomial (cutechess)")(
-      "resume", "continue the records file, playing only missing games")(
-      "shard", po::value<std::string>(),
-      "I/N: play only the I-th of N disjoint parts (whole game pairs)")(
-      "gauntlet", "first engine against each other one, not round robin")(
-      "quiet,q", "no per-game lines or summaries");
+  // clang-format off
+  d.add_options()
+      ("help,h", "this help")
+      ("engine,e", po::value<std::vector<std::string>>()->composing(),
+       "an engine: a shell command, or name=NAME:COMMAND; once per engine")
+      ("games,n", po::value<int>()->default_value(2),
+       "games in the whole match (all shards together)")
+      ("concurrency,c", po::value<int>()->default_value(1), "games at once")
+      ("movetime", po::value<double>(), "seconds per move (default 1)")
+      ("tc", po::value<std::string>(), "BASE+INC: a clock per player, seconds")
+      ("margin", po::value<double>()->default_value(0.5),
+       "seconds an engine may overrun its time before it is late")
+      ("command-timeout", po::value<double>()->default_value(10),
+       "seconds for any command but genmove (else the engine hangs)")
+      ("timeout-rule", po::value<std::string>()->default_value("forfeit"),
+       "forfeit | random: a late player loses, or gets a random turn")
+      ("rules", po::value<std::string>()->default_value(""),
+       "the newgame keys, e.g. \"players=2 setup=empty\"")
+      ("openings", po::value<std::string>(),
+       "file: one opening per line (moves or a position string)")
+      ("seed", po::value<uint64_t>()->default_value(1),
+       "seed of random openings and random turns")
+      ("opening-plies", po::value<int>()->default_value(2),
+       "random moves in a random opening")
+      ("records", po::value<std::string>(), "JSON Lines file of game records")
+      ("engine-log", po::value<std::string>(),
+       "file for the engines' standard error (default RECORDS.engines.log, "
+       "or wallgo-referee-engines.log)")
+      ("sprt", po::value<std::string>(), "elo0,elo1,alpha,beta: stop early")
+      ("sprt-model", po::value<std::string>()->default_value("pentanomial"),
+       "pentanomial (GSPRT over game pairs) | trinomial (cutechess)")
+      ("resume", "continue the records file, playing only missing games")
+      ("shard", po::value<std::string>(),
+       "I/N: play only the I-th of N disjoint parts (whole game pairs)")
+      ("gauntlet", "first engine against each other one, not round robin")
+      ("quiet,q", "no per-game lines or summaries");
+  // clang-format on
   return d;
 }
 

@@ -27,6 +27,7 @@
 #include "tools/match.h"
 #include "tools/records.h"
 #include "tools/replay.h"
+#include "tools/report.h"
 #include "tools/schedule.h"
 
 namespace wallgo::referee {
@@ -156,6 +157,7 @@ INSTANTIATE_TEST_SUITE_P(
                       FaultCase{"--hang-at 3", "timeout", true},
                       FaultCase{"--slow-at 2 --slow-ms 800", "timeout", true},
                       FaultCase{"--hang-on-play 4", "hang", true},
+                      FaultCase{"--refuse-play 4", "command failed", true},
                       FaultCase{"--garbage-at 3", "garbled move", true},
                       FaultCase{"--illegal-at 3", "illegal move", true},
                       FaultCase{"--extra-line-at 3", "framing error", true},
@@ -313,6 +315,75 @@ TEST_F(MatchTest, AFaultInAThreePlayerGameRanksTheOthersByScore) {
       EXPECT_TRUE(!won || score == best) << colour << " won with " << score;
     }
   }
+}
+
+TEST_F(MatchTest, OpeningsFromAFileAreUsedInTurn) {
+  // A move list, then a position string (sent with `setup`).
+  const Position after = ResolveOpening(Rules(), "d4 c3 e5")->start;
+  {
+    std::ofstream file(Path("openings.txt"));
+    file << "# two openings\n\nd4 c3\n" << PositionString(after) << "\n";
+  }
+  MatchOptions options = Options("--stderr-lines", 6);
+  options.openings_file = Path("openings.txt");
+  const MatchResult result = Run(options);
+  ASSERT_EQ(result.records.size(), 6u);
+  const std::vector<std::string> expected = {
+      "d4 c3", "d4 c3", PositionString(after), PositionString(after),
+      "d4 c3", "d4 c3"};
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(result.records[i].opening, expected[i]);
+    EXPECT_EQ(result.records[i].reason, "finished");
+    ExpectConsistent(result.records[i]);
+  }
+  std::ifstream log(Path("engines.log"));
+  const std::string text((std::istreambuf_iterator<char>(log)),
+                         std::istreambuf_iterator<char>());
+  EXPECT_TRUE(absl::StrContains(text, "setup " + PositionString(after)));
+  EXPECT_TRUE(absl::StrContains(text, "play blue c3"));
+  // An illegal opening is an error before any game.
+  {
+    std::ofstream file(Path("bad.txt"));
+    file << "d4 d4\n";
+  }
+  options.openings_file = Path("bad.txt");
+  std::ostringstream out;
+  EXPECT_FALSE(RunMatch(options, out).ok());
+}
+
+TEST_F(MatchTest, RoundRobinOfThreeEngines) {
+  MatchOptions options = Options("", 6);
+  options.engines.push_back({"third", Mock("--seed 3")});
+  options.concurrency = 2;
+  const MatchResult result = Run(options);
+  ASSERT_EQ(result.records.size(), 6u);
+  const std::vector<HeadToHead> pairings =
+      HeadToHeadStats(result.records, {"good", "bad", "third"});
+  ASSERT_EQ(pairings.size(), 3u);
+  for (const HeadToHead& h : pairings) {
+    EXPECT_EQ(h.games.games(), 2);
+    EXPECT_EQ(h.pairs.pairs(), 1);
+  }
+  EXPECT_EQ(pairings[2].first, "bad");
+  EXPECT_EQ(pairings[2].second, "third");
+  const std::string summary =
+      Summary(result.records, {"good", "bad", "third"}, std::nullopt);
+  EXPECT_TRUE(absl::StrContains(summary, "Rank  Engine"));
+  EXPECT_TRUE(absl::StrContains(summary, "Score of bad vs third"));
+}
+
+TEST_F(MatchTest, MergeRefusesTwoDifferentResultsForOneGame) {
+  MatchOptions options = Options("", 2);
+  options.records_file = Path("a.jsonl");
+  Run(options);
+  std::vector<GameRecord> records = *ReadRecords(Path("a.jsonl"));
+  records[0].winner = records[0].winner == "red" ? "blue" : "red";
+  {
+    std::ofstream file(Path("b.jsonl"));
+    file << RecordToJson(records[0]) << "\n";
+  }
+  EXPECT_FALSE(MergeRecords({Path("a.jsonl"), Path("b.jsonl")}).ok());
+  EXPECT_TRUE(MergeRecords({Path("a.jsonl"), Path("a.jsonl")}).ok());
 }
 
 TEST_F(MatchTest, SprtStopsWhenAHypothesisIsAccepted) {

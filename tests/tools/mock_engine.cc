@@ -2,8 +2,8 @@
 // plays a legal move chosen by a hash of (seed, position) so that games are
 // reproducible, and misbehaves on purpose when told to: crash, hang, answer
 // garbage or an illegal move, print extra lines, answer the wrong id, be
-// slow, resign, hang on `play`, die at start, or flood its standard error.
-// Counters ("the N-th genmove") run over the life of the process.
+// slow, resign, hang on or refuse a `play`, die at start, or flood its standard
+// error. Counters ("the N-th genmove") run over the life of the process.
 #include <unistd.h>
 
 #include <chrono>
@@ -35,7 +35,7 @@ struct Faults {
   uint64_t seed = 0;
   int crash_at = 0, hang_at = 0, garbage_at = 0, illegal_at = 0;
   int extra_line_at = 0, wrong_id_at = 0, slow_at = 0, resign_at = 0;
-  int hang_on_play = 0;
+  int hang_on_play = 0, refuse_play = 0;
   int slow_ms = 0, delay_ms = 0;
   bool die_at_start = false, stderr_lines = false;
   int stderr_flood_kb = 0;
@@ -117,6 +117,7 @@ class MockEngine {
 
   void Play(const std::string& id, const std::vector<std::string>& args) {
     if (++plays_ == faults_.hang_on_play) HangForever();
+    if (plays_ == faults_.refuse_play) return Answer(id, false, "illegal move");
     if (!game_ || args.size() != 2) return Answer(id, false, "syntax error");
     auto colour = wallgo::ParseColour(args[0]);
     auto move = wallgo::ParseMove(args[1]);
@@ -165,19 +166,25 @@ class MockEngine {
 int main(int argc, char** argv) {
   Faults f;
   po::options_description d("mock engine");
-  d.add_options()("seed", po::value(&f.seed))(
-      "crash-at", po::value(&f.crash_at))("hang-at", po::value(&f.hang_at))(
-      "garbage-at", po::value(&f.garbage_at))("illegal-at",
-                                              po::value(&f.illegal_at))(
-      "extra-line-at", po::value(&f.extra_line_at))("wrong-id-at",
-                                                    po::value(&f.wrong_id_at))(
-      "slow-at", po::value(&f.slow_at))("slow-ms", po::value(&f.slow_ms))(
-      "resign-at", po::value(&f.resign_at))("hang-on-play",
-                                            po::value(&f.hang_on_play))(
-      "delay-ms", po::value(&f.delay_ms))("die-at-start",
-                                          po::bool_switch(&f.die_at_start))(
-      "stderr-lines", po::bool_switch(&f.stderr_lines))(
-      "stderr-flood-kb", po::value(&f.stderr_flood_kb));
+  // clang-format off
+  d.add_options()
+      ("seed", po::value(&f.seed))
+      ("crash-at", po::value(&f.crash_at))
+      ("hang-at", po::value(&f.hang_at))
+      ("garbage-at", po::value(&f.garbage_at))
+      ("illegal-at", po::value(&f.illegal_at))
+      ("extra-line-at", po::value(&f.extra_line_at))
+      ("wrong-id-at", po::value(&f.wrong_id_at))
+      ("slow-at", po::value(&f.slow_at))
+      ("slow-ms", po::value(&f.slow_ms))
+      ("resign-at", po::value(&f.resign_at))
+      ("hang-on-play", po::value(&f.hang_on_play))
+      ("refuse-play", po::value(&f.refuse_play))
+      ("delay-ms", po::value(&f.delay_ms))
+      ("die-at-start", po::bool_switch(&f.die_at_start))
+      ("stderr-lines", po::bool_switch(&f.stderr_lines))
+      ("stderr-flood-kb", po::value(&f.stderr_flood_kb));
+  // clang-format on
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, d), vm);
   po::notify(vm);
