@@ -27,8 +27,8 @@ struct MctsConfig {
   int playout_moves = 2;
   // Thinking time when the limits give no visits, time or clock.
   double default_movetime_s = 1.0;
-  // Playouts that still make a search when visits is 0 and time is short.
-  int64_t max_visits = 0;  // 0 = none; a cap on top of options.visits
+  // A cap on playouts on top of options.visits (the weaker levels); 0 = none.
+  int64_t max_visits = 0;
   // Chooses the final move among candidates with probability proportional
   // to visits^(1/temperature) (0 = always the best): weaker, human-like play.
   double move_temperature = 0;
