@@ -96,7 +96,8 @@ class Run {
         budget_s_(budget_s),
         node_cap_(node_cap),
         on_info_(on_info),
-        info_interval_s_(info_interval_s),
+        // A zero or negative interval would mean a report every few nodes.
+        info_interval_s_(std::max(info_interval_s, 0.01)),
         config_(config),
         start_(SteadyClock::now()) {}
 
