@@ -2,9 +2,12 @@
 // worked out on paper.
 #include "search/eval/eval.h"
 
+#include <algorithm>
 #include <numeric>
+#include <random>
 #include <string>
 
+#include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "tests/engine/test_support.h"
@@ -210,6 +213,41 @@ TEST(OutcomeValueTest, AWonGameOutranksAnyEstimate) {
   EXPECT_FLOAT_EQ(OutcomeValue(open, Colour::kRed),
                   kRedOutsideRow7 - kBlueOutsideRow7 + kTempoCells);
 }
+
+// Invariants along random games of every variant: the evaluation knows the
+// game is over exactly when the engine does, scores finished games as the
+// engine does, and hands out no more cells than the board has.
+class EveryVariantTest : public ::testing::TestWithParam<testing::Variant> {};
+
+TEST_P(EveryVariantTest, EvaluationAgreesWithTheEngine) {
+  std::mt19937_64 rng(testing::SeedFor(GetParam().name));
+  int finished = 0;
+  for (int game = 0; game < std::max(1, 20 / testing::kWorkDivisor); ++game) {
+    testing::PlayRandomGame(
+        GetParam().rules, rng, 300, [&](const Position& pos) {
+          const Territory t = EstimateTerritory(pos, kCellsOnly);
+          ASSERT_EQ(t.finished, IsGameOver(pos)) << PositionString(pos);
+          const Evaluation e = Evaluate(pos);
+          EXPECT_NEAR(WinSum(e), 1, 1e-5) << PositionString(pos);
+          float cells = 0;
+          for (float score : t.score) cells += score;
+          EXPECT_LE(cells, kNumCells + 1e-3f) << PositionString(pos);
+          if (!t.finished) return;
+          ++finished;
+          const Result result = ComputeResult(pos);
+          for (int p = 0; p < pos.num_players(); ++p) {
+            EXPECT_EQ(e.score[p], result.sheet.score[p]);
+            const bool winner = result.winners & (1u << p);
+            EXPECT_EQ(e.win[p] > 0, winner) << PositionString(pos);
+          }
+        });
+  }
+  EXPECT_GT(finished, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, EveryVariantTest,
+                         ::testing::ValuesIn(testing::Variants()),
+                         testing::VariantTestName);
 
 }  // namespace
 }  // namespace wallgo::search
