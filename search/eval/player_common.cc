@@ -19,14 +19,11 @@ double ByoYomiShare(const Clock& clock) {
   return 0.9 * clock.byo_s / std::max(1, stones);
 }
 
+// Spending past the main time is safe only into a byo-yomi period, and the
+// main time's share (at most a sixth: ExpectedTurnsLeft >= 6) leaves plenty.
 double ClockBudget(const Clock& clock, int turns_left) {
   double budget = ByoYomiShare(clock);
-  if (!clock.in_byo) {
-    budget += clock.main_s / turns_left;
-    // Never spend more than half the main time on one move unless a
-    // byo-yomi period follows to save the rest.
-    budget = std::min(budget, clock.main_s * 0.5 + ByoYomiShare(clock));
-  }
+  if (!clock.in_byo) budget += clock.main_s / turns_left;
   return std::max(kMinimumBudgetS, budget - kSafetyMarginS);
 }
 
