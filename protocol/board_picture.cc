@@ -89,6 +89,24 @@ std::string GapRow(const Position& pos, int row) {
   return line;
 }
 
+// "last move: blue b6b7e". Game keeps no movers: a resignation is by
+// resigned() (any player may resign), any other move by the side to move
+// before it, found by replaying from the start (only the last move can be a
+// resignation).
+std::string LastMoveLine(const Game& game) {
+  const std::vector<Move>& moves = game.moves();
+  Colour mover;
+  if (moves.back().kind == MoveKind::kResign && game.resigned()) {
+    mover = *game.resigned();
+  } else {
+    Position before = game.start();
+    for (size_t i = 0; i + 1 < moves.size(); ++i) before.Play(moves[i]);
+    mover = before.to_move();
+  }
+  return absl::StrCat("last move: ", ColourName(mover), " ",
+                      MoveName(moves.back()));
+}
+
 std::string PhaseLine(const Game& game) {
   const Position& pos = game.position();
   const std::string mover = ColourName(pos.to_move());
@@ -143,7 +161,7 @@ std::string BoardPicture(const Game& game) {
   lines.push_back(ColumnLetters());
   lines.push_back(PhaseLine(game));
   if (!game.moves().empty()) {
-    lines.push_back(absl::StrCat("last move: ", MoveName(game.moves().back())));
+    lines.push_back(LastMoveLine(game));
   }
   const ScoreSheet sheet = ComputeScores(pos);
   lines.push_back(PerPlayerLine(
