@@ -19,7 +19,8 @@ struct MctsConfig {
   // at this temperature; with eval_priors off, uniform priors and a first
   // play urgency of the parent's value minus fpu_reduction.
   bool eval_priors = true;
-  double prior_temperature = 0.05;
+  // Measured: 0.1 beat 0.05 (65%) and 0.2 beat 0.1 (67.5%), 20 games each.
+  double prior_temperature = 0.2;
   double fpu_reduction = 0.2;
   // Random moves played from a new leaf before it is evaluated. Measured
   // (docs/search.md): 2 beats 0 by ~69% in 40 games at 0.1 s a move;
