@@ -66,6 +66,14 @@ class MatchTest : public ::testing::Test {
     return o;
   }
 
+  // Three players: the good engine, `bad` and a third good one.
+  MatchOptions ThreePlayerOptions(const std::string& bad_flags) const {
+    MatchOptions o = Options(bad_flags, 3);
+    o.engines.push_back({"third", Mock("--seed 3")});
+    o.rules = Rules::Default(3);
+    return o;
+  }
+
   static MatchResult Run(const MatchOptions& options) {
     std::ostringstream out;
     absl::StatusOr<MatchResult> result = RunMatch(options, out);
@@ -75,6 +83,19 @@ class MatchTest : public ::testing::Test {
 
   fs::path dir_;
 };
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in),
+                     std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> ReadLines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
 
 // Every child process has been reaped: no zombies left behind.
 void ExpectNoChildren() {
@@ -227,9 +248,7 @@ TEST_F(MatchTest, ClockRunsOutForTheSlowEngine) {
     EXPECT_GT(spent, 500);
   }
   // The engine was told the clock: main time only, then its time left.
-  std::ifstream log(Path("engines.log"));
-  const std::string text((std::istreambuf_iterator<char>(log)),
-                         std::istreambuf_iterator<char>());
+  const std::string text = ReadFile(Path("engines.log"));
   EXPECT_TRUE(absl::StrContains(text, "time_settings 0.5 0 0"));
   EXPECT_TRUE(absl::StrContains(text, "time_left blue 0.5 0"));
 }
@@ -276,10 +295,7 @@ TEST_F(MatchTest, AFaultyEngineIsKilledWithItsProcessGroup) {
 }
 
 TEST_F(MatchTest, ThreePlayersRotateSeats) {
-  MatchOptions options = Options("", 3);
-  options.engines.push_back({"third", Mock("--seed 3")});
-  options.rules = Rules::Default(3);
-  const MatchResult result = Run(options);
+  const MatchResult result = Run(ThreePlayerOptions(""));
   ASSERT_EQ(result.records.size(), 3u);
   std::set<std::string> red_engines;
   for (const GameRecord& r : result.records) {
@@ -293,10 +309,7 @@ TEST_F(MatchTest, ThreePlayersRotateSeats) {
 }
 
 TEST_F(MatchTest, AFaultInAThreePlayerGameRanksTheOthersByScore) {
-  MatchOptions options = Options("--crash-at 3", 3);
-  options.engines.push_back({"third", Mock("--seed 3")});
-  options.rules = Rules::Default(3);
-  const MatchResult result = Run(options);
+  const MatchResult result = Run(ThreePlayerOptions("--crash-at 3"));
   ASSERT_EQ(result.records.size(), 3u);
   for (const GameRecord& r : result.records) {
     EXPECT_EQ(r.reason, "crash");
@@ -336,9 +349,7 @@ TEST_F(MatchTest, OpeningsFromAFileAreUsedInTurn) {
     EXPECT_EQ(result.records[i].reason, "finished");
     ExpectConsistent(result.records[i]);
   }
-  std::ifstream log(Path("engines.log"));
-  const std::string text((std::istreambuf_iterator<char>(log)),
-                         std::istreambuf_iterator<char>());
+  const std::string text = ReadFile(Path("engines.log"));
   EXPECT_TRUE(absl::StrContains(text, "setup " + PositionString(after)));
   EXPECT_TRUE(absl::StrContains(text, "play blue c3"));
   // An illegal opening is an error before any game.
@@ -406,11 +417,7 @@ TEST_F(MatchTest, ResumeAfterATruncatedWritePlaysOnlyTheMissingGames) {
   const MatchResult full = Run(options);
   ASSERT_EQ(full.records.size(), 6u);
   // Keep games 1-3 and half of game 4's line, as a kill mid-write would.
-  std::vector<std::string> lines;
-  {
-    std::ifstream in(options.records_file);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-  }
+  const std::vector<std::string> lines = ReadLines(options.records_file);
   ASSERT_EQ(lines.size(), 6u);
   {
     std::ofstream out(options.records_file, std::ios::trunc);
@@ -623,25 +630,16 @@ TEST_F(MatchTest, ResumeAfterKillingTheReferee) {
   pid_t pid;
   ASSERT_EQ(posix_spawn(&pid, REFEREE, nullptr, nullptr, argv.data(), environ),
             0);
-  auto count_lines = [&] {
-    std::ifstream in(records);
-    int n = 0;
-    for (std::string line; std::getline(in, line);) ++n;
-    return n;
-  };
+  auto count_lines = [&] { return ReadLines(records).size(); };
   const auto give_up =
       std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (count_lines() < 3 && std::chrono::steady_clock::now() < give_up) {
+  while (count_lines() < 3u && std::chrono::steady_clock::now() < give_up) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   kill(pid, SIGKILL);
   int status;
   waitpid(pid, &status, 0);
-  std::vector<std::string> before;
-  {
-    std::ifstream in(records);
-    for (std::string line; std::getline(in, line);) before.push_back(line);
-  }
+  const std::vector<std::string> before = ReadLines(records);
   ASSERT_GE(before.size(), 3u);
   ASSERT_LT(before.size(), 8u) << "the match ended before the kill";
 
@@ -649,11 +647,7 @@ TEST_F(MatchTest, ResumeAfterKillingTheReferee) {
   resume.push_back("--resume");
   std::ostringstream out, err;
   ASSERT_EQ(RefereeMain(resume, out, err), 0) << err.str();
-  std::vector<std::string> after;
-  {
-    std::ifstream in(records);
-    for (std::string line; std::getline(in, line);) after.push_back(line);
-  }
+  const std::vector<std::string> after = ReadLines(records);
   ASSERT_EQ(after.size(), 8u);
   // The finished games are kept as they were (a line cut by the kill is
   // dropped and replayed).
