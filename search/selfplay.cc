@@ -30,11 +30,9 @@ namespace {
 // One side of a match: a level, with graph-search knobs for levels 5..10.
 struct Side {
   int level = 10;
-  int playout_moves = 0;
-  bool uniform_priors = false;
   int64_t visits = 0;
-  double c_puct = MctsConfig{}.c_puct;
-  double prior_temperature = MctsConfig{}.prior_temperature;
+  bool uniform_priors = false;
+  MctsConfig config;  // all but max_visits and move_temperature (the level's)
 };
 
 struct MatchOptions {
@@ -58,11 +56,11 @@ std::unique_ptr<Searcher> MakeSide(const Side& side, const MatchOptions& m,
   o.visits = side.visits;
   o.movetime_s = m.movetime_s;
   if (side.level < 5) return MakeLevelPlayer(o);
-  MctsConfig config = LevelConfig(side.level);
-  config.playout_moves = side.playout_moves;
+  MctsConfig config = side.config;
+  const MctsConfig level = LevelConfig(side.level);
+  config.max_visits = level.max_visits;
+  config.move_temperature = level.move_temperature;
   config.eval_priors = !side.uniform_priors;
-  config.c_puct = side.c_puct;
-  config.prior_temperature = side.prior_temperature;
   return std::make_unique<MctsSearcher>(o, config);
 }
 
@@ -158,6 +156,27 @@ void RunSpeed(const SearchOptions& o) {
   }
 }
 
+// The options of one side, named "<name>-...", plus "<name>" for its level.
+void AddSideOptions(po::options_description& desc, const std::string& name,
+                    Side& side, int level) {
+  auto flag = [&name](const char* what) { return name + "-" + what; };
+  MctsConfig& c = side.config;
+  desc.add_options()(name.c_str(), po::value(&side.level)->default_value(level),
+                     "level")(flag("visits").c_str(),
+                              po::value(&side.visits)->default_value(0),
+                              "playouts a move (0: by time)")(
+      flag("uniform").c_str(), po::bool_switch(&side.uniform_priors),
+      "uniform priors")(
+      flag("playout-moves").c_str(),
+      po::value(&c.playout_moves)->default_value(c.playout_moves),
+      "random moves before a leaf evaluation")(
+      flag("cpuct").c_str(), po::value(&c.c_puct)->default_value(c.c_puct),
+      "PUCT exploration")(
+      flag("prior-temp").c_str(),
+      po::value(&c.prior_temperature)->default_value(c.prior_temperature),
+      "prior softmax temperature");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -170,25 +189,6 @@ int main(int argc, char** argv) {
       "match, bench or speed")(
       "rules", po::value(&rules_text)->default_value("players=2"), "rules")(
       "games", po::value(&m.games)->default_value(10), "games (match)")(
-      "a", po::value(&m.a.level)->default_value(10), "level of A")(
-      "b", po::value(&m.b.level)->default_value(2), "level of B")(
-      "a-playout-moves", po::value(&m.a.playout_moves)->default_value(0),
-      "random moves before A's leaf evaluation")(
-      "b-playout-moves", po::value(&m.b.playout_moves)->default_value(0),
-      "random moves before B's leaf evaluation")(
-      "a-uniform", po::bool_switch(&m.a.uniform_priors), "A: uniform priors")(
-      "b-uniform", po::bool_switch(&m.b.uniform_priors), "B: uniform priors")(
-      "a-cpuct", po::value(&m.a.c_puct)->default_value(m.a.c_puct),
-      "A: c_puct")("b-cpuct", po::value(&m.b.c_puct)->default_value(m.b.c_puct),
-                   "B: c_puct")(
-      "a-prior-temp",
-      po::value(&m.a.prior_temperature)->default_value(m.a.prior_temperature),
-      "A: prior temperature")(
-      "b-prior-temp",
-      po::value(&m.b.prior_temperature)->default_value(m.b.prior_temperature),
-      "B: prior temperature")(
-      "a-visits", po::value(&m.a.visits)->default_value(0), "A's visits")(
-      "b-visits", po::value(&m.b.visits)->default_value(0), "B's visits")(
       "random-plies", po::value(&m.random_plies)->default_value(2),
       "random opening moves")(
       "movetime", po::value(&m.movetime_s)->default_value(0.2), "s per move")(
@@ -197,6 +197,8 @@ int main(int argc, char** argv) {
       "visits", po::value(&o.visits)->default_value(0), "visits (bench)")(
       "level", po::value(&o.level)->default_value(10), "level (bench)")(
       "seed", po::value(&m.seed)->default_value(1), "seed");
+  AddSideOptions(desc, "a", m.a, 10);
+  AddSideOptions(desc, "b", m.b, 2);
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, desc), vm);
   po::notify(vm);

@@ -162,35 +162,40 @@ TEST(MctsTest, MemoryStaysWithinHashAndSearchGoesOnWhenFull) {
   EXPECT_TRUE(Legal(pos, r.best));
 }
 
-TEST(MctsTest, KeepsTheGraphBelowThePlayedMoves) {
+// Searches the middle-game bench position with `visits`, plays the first
+// two moves of the principal variation, and searches again with one visit.
+struct TwoSearches {
+  SearchResult first, second;
+};
+TwoSearches SearchAgainTwoMovesLater(int64_t visits, int hash_mb) {
   Position pos = BenchStart(BenchPositions()[5]);
-  // A small hash, so that the graph is crowded and gets compacted.
-  MctsSearcher searcher(Options(1500, 1, /*hash_mb=*/1));
-  const SearchResult first = searcher.Search(pos, Limits{}, nullptr, 0);
-  const std::vector<Move>& pv = first.info.candidates.front().pv;
-  ASSERT_GE(pv.size(), 2u);
+  MctsSearcher searcher(Options(visits, 1, hash_mb));
+  TwoSearches r;
+  r.first = searcher.Search(pos, Limits{}, nullptr, 0);
+  const std::vector<Move>& pv = r.first.info.candidates.front().pv;
+  EXPECT_GE(pv.size(), 2u);
+  if (pv.size() < 2) return r;
   pos.Play(pv[0]);
   pos.Play(pv[1]);
-  searcher.SetOptions(Options(1, 1, 1));
-  const SearchResult second = searcher.Search(pos, Limits{}, nullptr, 0);
+  searcher.SetOptions(Options(1, 1, hash_mb));
+  r.second = searcher.Search(pos, Limits{}, nullptr, 0);
+  return r;
+}
+
+TEST(MctsTest, KeepsTheGraphBelowThePlayedMoves) {
+  // A small hash, so that the graph is crowded and gets compacted.
+  const TwoSearches r = SearchAgainTwoMovesLater(1500, /*hash_mb=*/1);
   int64_t kept_visits = 0;
-  for (const Candidate& c : second.info.candidates) kept_visits += c.visits;
-  EXPECT_GT(kept_visits, 1);                       // reused what it knew
-  EXPECT_LT(second.info.nodes, first.info.nodes);  // and dropped the rest
+  for (const Candidate& c : r.second.info.candidates) kept_visits += c.visits;
+  EXPECT_GT(kept_visits, 1);                           // reused what it knew
+  EXPECT_LT(r.second.info.nodes, r.first.info.nodes);  // dropped the rest
 }
 
 TEST(MctsTest, ReusesWithoutCompactingWhileThereIsRoom) {
-  Position pos = BenchStart(BenchPositions()[5]);
-  MctsSearcher searcher(Options(2000, 1, /*hash_mb=*/32));
-  const SearchResult first = searcher.Search(pos, Limits{}, nullptr, 0);
-  const std::vector<Move>& pv = first.info.candidates.front().pv;
-  ASSERT_GE(pv.size(), 2u);
-  pos.Play(pv[0]);
-  pos.Play(pv[1]);
-  searcher.SetOptions(Options(1, 1, 32));
-  const SearchResult second = searcher.Search(pos, Limits{}, nullptr, 0);
-  EXPECT_GT(second.info.candidates.front().visits, 1);
-  EXPECT_GE(second.info.nodes, first.info.nodes);  // nothing reclaimed yet
+  const TwoSearches r = SearchAgainTwoMovesLater(2000, /*hash_mb=*/32);
+  ASSERT_FALSE(r.second.info.candidates.empty());
+  EXPECT_GT(r.second.info.candidates.front().visits, 1);
+  EXPECT_GE(r.second.info.nodes, r.first.info.nodes);  // nothing reclaimed
 }
 
 TEST(MctsTest, KeepsToTheMoveTime) {
