@@ -1,5 +1,6 @@
 #include "search/bench.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
@@ -68,6 +69,9 @@ BenchReport RunBench(const SearchOptions& options) {
   bench_options.threads = 1;
   bench_options.movetime_s = 0;
   if (bench_options.visits <= 0) bench_options.visits = kBenchVisits;
+  // Enough memory that no bench search fills it, so that the signature
+  // does not depend on the hash option.
+  bench_options.hash_mb = std::max(bench_options.hash_mb, kBenchMinHashMb);
   std::unique_ptr<Searcher> searcher = MakeLevelPlayer(bench_options);
   BenchReport report;
   const auto start = std::chrono::steady_clock::now();

@@ -15,6 +15,7 @@
 namespace wallgo::search {
 
 inline constexpr int64_t kBenchVisits = 40000;  // playouts per position
+inline constexpr int kBenchMinHashMb = 64;
 
 struct BenchPosition {
   std::string rules;  // ParseRules text
@@ -37,8 +38,9 @@ struct BenchReport {
   int positions = 0;
 };
 
-// Searches every bench position with `options` (level, hash and seed kept;
-// threads forced to 1; visits = options.visits, or kBenchVisits when 0).
+// Searches every bench position with `options` (level and seed kept; threads
+// forced to 1; hash at least kBenchMinHashMb; visits = options.visits, or
+// kBenchVisits when 0).
 BenchReport RunBench(const SearchOptions& options);
 
 }  // namespace wallgo::search
