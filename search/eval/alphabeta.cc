@@ -200,6 +200,13 @@ void Run::OrderMoves(const Position& pos, const MoveList& moves, int depth,
   std::stable_sort(
       keyed.begin(), keyed.end(),
       [](const auto& a, const auto& b) { return a.first > b.first; });
+  // Forward pruning: below the root, only the best moves by the static
+  // value are searched.
+  if (config_.beam_width > 0 && ply > 0 &&
+      depth >= config_.eval_ordering_depth &&
+      static_cast<int>(keyed.size()) > config_.beam_width) {
+    keyed.resize(config_.beam_width);
+  }
   ordered.clear();
   for (const auto& [key, m] : keyed) ordered.push_back(m);
 }

@@ -23,6 +23,9 @@ struct AlphaBetaConfig {
   // Nodes with at least this many plies left order their moves by the static
   // evaluation of each child; shallower ones by table move, killers, history.
   int eval_ordering_depth = 3;
+  // When positive, nodes below the root ordered by the static evaluation
+  // search only this many of their best moves (forward pruning).
+  int beam_width = 0;
   EvalOptions eval;  // the evaluation at the leaves
 };
 

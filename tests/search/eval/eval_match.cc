@@ -3,8 +3,8 @@
 // pair starts from the same random placements.
 //   build-<dir>/bin/eval_match --a ab --b greedy --games 20 --movetime 1
 //   build-<dir>/bin/eval_match --a ab --probe 20 --movetime 1
-// Players: random, greedy, ab, or ab with settings: ab/maxdepth=4/order=3
-// (share and tempo in hundredths: EvalOptions).
+// Players: random, greedy, ab, or ab with settings:
+// ab/maxdepth=4/order=3/beam=16 (share and tempo in hundredths: EvalOptions).
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -44,6 +44,7 @@ std::unique_ptr<Searcher> MakePlayer(const std::string& spec,
     if (kv.size() != 2 || !absl::SimpleAtoi(kv[1], &value)) return nullptr;
     if (kv[0] == "maxdepth") config.max_depth = value;
     if (kv[0] == "order") config.eval_ordering_depth = value;
+    if (kv[0] == "beam") config.beam_width = value;
     if (kv[0] == "share") config.eval.first_turn_share = value / 100.0f;
     if (kv[0] == "tempo") config.eval.tempo_cells = value / 100.0f;
   }
