@@ -45,24 +45,40 @@ Bitboard ScoreOwnedRegions(const Position& pos,
   return contested;
 }
 
+// The cells of `cells` held by exactly `k` of the `sets`, for k = 0..4: a
+// bit-sliced counter of how many sets hold each cell.
+std::array<Bitboard, kMaxPlayers + 1> ByNumberOfSets(
+    Bitboard cells, const std::array<Bitboard, kMaxPlayers>& sets,
+    int players) {
+  Bitboard ones = 0, twos = 0, fours = 0;
+  for (int p = 0; p < players; ++p) {
+    const Bitboard x = sets[p] & cells;
+    const Bitboard carry = ones & x;
+    ones ^= x;
+    fours |= twos & carry;
+    twos ^= carry;
+  }
+  return {cells & ~ones & ~twos & ~fours, ones & ~twos,
+          ~ones & twos & ~fours & cells, ones & twos, fours};
+}
+
 // Shares out each cell of `cells` among the players whose `sets` hold it:
 // evenly, except that when `mover_share` >= 0 and `mover` is among them, the
 // mover gets `mover_share` and the others split the rest.
 void SplitTies(Bitboard cells, const std::array<Bitboard, kMaxPlayers>& sets,
                int players, int mover, float mover_share,
                std::array<float, kMaxPlayers>& score) {
-  for (; cells != 0; cells = PopLowest(cells)) {
-    const Bitboard cell = CellBit(LowestCell(cells));
-    int sharers = 0;
-    for (int p = 0; p < players; ++p) sharers += (sets[p] & cell) != 0;
-    float share = 1.0f / static_cast<float>(sharers);
-    float mover_gets = share;
-    if (mover_share >= 0 && (sets[mover] & cell)) {
-      mover_gets = mover_share;
-      share = (1 - mover_share) / static_cast<float>(sharers - 1);
-    }
+  const auto by_sharers = ByNumberOfSets(cells, sets, players);
+  for (int k = 2; k <= players; ++k) {
+    const Bitboard shared = by_sharers[k];
+    if (shared == 0) continue;
+    const Bitboard with_mover = mover_share >= 0 ? shared & sets[mover] : 0;
+    const float even = 1.0f / static_cast<float>(k);
+    const float rest = (1 - mover_share) / static_cast<float>(k - 1);
     for (int p = 0; p < players; ++p) {
-      if (sets[p] & cell) score[p] += p == mover ? mover_gets : share;
+      score[p] += even * PopCount(sets[p] & shared & ~with_mover);
+      const float share = p == mover ? mover_share : rest;
+      if (with_mover != 0) score[p] += share * PopCount(sets[p] & with_mover);
     }
   }
 }
