@@ -43,23 +43,22 @@ void SeededPlayer::SetOptions(const SearchOptions& options) {
 
 void SeededPlayer::Clear() { rng_.seed(options_.seed); }
 
-SearchResult RandomPlayer::Search(const Position& pos, const Limits&,
+SearchResult SeededPlayer::Search(const Position& pos, const Limits&,
                                   const InfoCallback& on_info, double) {
   const auto start = SteadyClock::now();
   MoveList moves;
   GenerateMoves(pos, moves);
   // A finished game has no legal move; pass is the harmless answer.
   if (moves.empty()) return ReportMove(pos, Move::Pass(), 0, start, on_info);
-  std::uniform_int_distribution<int> pick(0, moves.size() - 1);
-  return ReportMove(pos, moves[pick(rng())], moves.size(), start, on_info);
+  return ReportMove(pos, Choose(pos, moves), moves.size(), start, on_info);
 }
 
-SearchResult GreedyPlayer::Search(const Position& pos, const Limits&,
-                                  const InfoCallback& on_info, double) {
-  const auto start = SteadyClock::now();
-  MoveList moves;
-  GenerateMoves(pos, moves);
-  if (moves.empty()) return ReportMove(pos, Move::Pass(), 0, start, on_info);
+Move RandomPlayer::Choose(const Position&, const MoveList& moves) {
+  std::uniform_int_distribution<int> pick(0, moves.size() - 1);
+  return moves[pick(rng())];
+}
+
+Move GreedyPlayer::Choose(const Position& pos, const MoveList& moves) {
   std::vector<Move> best;
   float best_value = 0;
   for (const Move& move : moves) {
@@ -74,7 +73,7 @@ SearchResult GreedyPlayer::Search(const Position& pos, const Limits&,
     }
   }
   std::uniform_int_distribution<size_t> pick(0, best.size() - 1);
-  return ReportMove(pos, best[pick(rng())], moves.size(), start, on_info);
+  return best[pick(rng())];
 }
 
 }  // namespace wallgo::search

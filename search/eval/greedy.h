@@ -6,21 +6,28 @@
 #include <cstdint>
 #include <random>
 
+#include "engine/movegen.h"
 #include "search/search.h"
 
 namespace wallgo::search {
 
 // Keeps the options and a generator seeded by options.seed; Clear() and a
-// change of seed restart the generator. Nothing to stop: moves are instant.
+// change of seed restart the generator. Search generates the legal moves and
+// lets Choose pick one (a finished game, with none, gets a pass). Nothing to
+// stop: moves are instant.
 class SeededPlayer : public Searcher {
  public:
   explicit SeededPlayer(const SearchOptions& options);
   void SetOptions(const SearchOptions& options) override;
   void Clear() override;
+  SearchResult Search(const Position& pos, const Limits& limits,
+                      const InfoCallback& on_info,
+                      double info_interval_s) final;
   void Stop() override {}
 
  protected:
-  const SearchOptions& options() const { return options_; }
+  // One of `moves` (never empty), the legal moves of `pos`.
+  virtual Move Choose(const Position& pos, const MoveList& moves) = 0;
   std::mt19937_64& rng() { return rng_; }
 
  private:
@@ -32,9 +39,9 @@ class SeededPlayer : public Searcher {
 class RandomPlayer : public SeededPlayer {
  public:
   using SeededPlayer::SeededPlayer;
-  SearchResult Search(const Position& pos, const Limits& limits,
-                      const InfoCallback& on_info,
-                      double info_interval_s) override;
+
+ protected:
+  Move Choose(const Position& pos, const MoveList& moves) override;
 };
 
 // Plays the move after which its own OutcomeValue (score margin by
@@ -42,9 +49,9 @@ class RandomPlayer : public SeededPlayer {
 class GreedyPlayer : public SeededPlayer {
  public:
   using SeededPlayer::SeededPlayer;
-  SearchResult Search(const Position& pos, const Limits& limits,
-                      const InfoCallback& on_info,
-                      double info_interval_s) override;
+
+ protected:
+  Move Choose(const Position& pos, const MoveList& moves) override;
 };
 
 }  // namespace wallgo::search
