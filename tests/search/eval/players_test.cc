@@ -82,6 +82,34 @@ TEST(AlphaBetaPlayerTest, FindsAWinTwoTurnsDeep) {
   EXPECT_TRUE(closes_d2e || closes_d6e) << MoveName(result.best);
 }
 
+// Three players, no breakers: red's two stones plug the gaps d2e and d6e of
+// a fence between columns d and e; right of it, blue holds the top (rows
+// 5-7, 9 cells) and green the bottom (12 cells). Closing one gap now and the
+// other on red's next turn settles every region with red on 28, whatever
+// blue and green do in between, and no single wall does it now.
+TEST(AlphaBetaPlayerTest, FindsAWinARoundDeepWithThreePlayers) {
+  const Position pos = Parse(
+      "players=3 breakers=0 turn=red red=d2,d6 blue=f6,g7 green=f2,g1"
+      " red-walls=d1e,d3e,d4e,d5e,d7e,e4n,f4n,g4n");
+  MoveList moves;
+  GenerateMoves(pos, moves);
+  for (const Move& m : moves) {
+    Position next = pos;
+    next.Play(m);
+    ASSERT_FALSE(IsGameOver(next)) << MoveName(m);
+  }
+  AlphaBetaPlayer player(NodeCapped(2'000'000));
+  const SearchResult result = player.Search(pos, {}, nullptr, 1);
+  EXPECT_GE(player.completed_depth(), 4);
+  EXPECT_EQ(result.info.candidates.front().winrate, 1);
+  Position next = pos;
+  next.Play(result.best);
+  const WallMasks& walls = next.walls();
+  const bool closes_d2e = walls.east & CellBit(CellOf(3, 1));
+  const bool closes_d6e = walls.east & CellBit(CellOf(3, 5));
+  EXPECT_TRUE(closes_d2e || closes_d6e) << MoveName(result.best);
+}
+
 // Each player's move is legal at positions along random games of every
 // variant: setup, play, passes, breakers, 3-4 players.
 class EveryVariantTest : public ::testing::TestWithParam<testing::Variant> {};
