@@ -124,9 +124,10 @@ class Graph {
   std::unique_ptr<Node[]> nodes_;
   std::unique_ptr<Edge[]> edges_;
   std::unique_ptr<uint32_t[]> slots_;  // node ids, accessed via atomic_ref
-  std::atomic<int64_t> nodes_used_{1};
-  std::atomic<int64_t> edges_used_{0};
-  mutable std::atomic<int64_t> collisions_{0};
+  // Each on its own cache line: every thread bumps them.
+  alignas(64) std::atomic<int64_t> nodes_used_{1};
+  alignas(64) std::atomic<int64_t> edges_used_{0};
+  alignas(64) mutable std::atomic<int64_t> collisions_{0};
 };
 
 }  // namespace wallgo::search

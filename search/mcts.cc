@@ -37,6 +37,13 @@ Value ValueOf(const Evaluation& ev, int players) {
   return v;
 }
 
+// Counters each thread updates on its own cache line (summed when read), so
+// that threads do not fight over one line every playout.
+struct alignas(64) ThreadCounters {
+  std::atomic<int64_t> completed{0};  // playouts
+  std::atomic<int64_t> visited{0};    // nodes passed by them
+};
+
 struct ThreadState {
   std::mt19937_64 rng;
   NodeId spare = kNoNode;  // allocated but not published (lost a race)
@@ -49,12 +56,13 @@ struct ThreadState {
 class MctsSearcher::Run {
  public:
   Run(Graph& graph, const MctsConfig& config, const Position& root_pos,
-      int64_t visit_limit)
+      int64_t visit_limit, int threads)
       : graph_(graph),
         config_(config),
         root_pos_(root_pos),
         players_(root_pos.num_players()),
-        visit_limit_(visit_limit) {}
+        visit_limit_(visit_limit),
+        counters_(std::max(1, threads)) {}
 
   // Finds or creates the root node and expands it; false when the memory
   // cannot even hold that.
@@ -64,7 +72,8 @@ class MctsSearcher::Run {
     return root_ != kNoNode && Expand(root_, root_pos_, t);
   }
 
-  void Work(uint64_t seed) {
+  void Work(int thread, uint64_t seed) {
+    ThreadCounters& counters = counters_[thread];
     ThreadState t;
     t.rng.seed(seed);
     t.path.reserve(kMaxDepth);
@@ -74,9 +83,9 @@ class MctsSearcher::Run {
         break;
       }
       Playout(t);
-      completed_.fetch_add(1, std::memory_order_relaxed);
-      visited_.fetch_add(static_cast<int64_t>(t.path.size()) + 1,
-                         std::memory_order_relaxed);
+      counters.completed.fetch_add(1, std::memory_order_relaxed);
+      counters.visited.fetch_add(static_cast<int64_t>(t.path.size()) + 1,
+                                 std::memory_order_relaxed);
       if (RootProof() == Proof::kExact) done_.store(true);
     }
   }
@@ -84,9 +93,19 @@ class MctsSearcher::Run {
   void Finish() { done_.store(true); }
   bool done() const { return done_.load(std::memory_order_relaxed); }
   int64_t completed() const {
-    return completed_.load(std::memory_order_relaxed);
+    int64_t sum = 0;
+    for (const ThreadCounters& c : counters_) {
+      sum += c.completed.load(std::memory_order_relaxed);
+    }
+    return sum;
   }
-  int64_t visited() const { return visited_.load(std::memory_order_relaxed); }
+  int64_t visited() const {
+    int64_t sum = 0;
+    for (const ThreadCounters& c : counters_) {
+      sum += c.visited.load(std::memory_order_relaxed);
+    }
+    return sum;
+  }
   Proof RootProof() const {
     return graph_.node(root_).proof.load(std::memory_order_acquire);
   }
@@ -327,10 +346,9 @@ class MctsSearcher::Run {
   const int players_;
   const int64_t visit_limit_;
   NodeId root_ = kNoNode;
-  std::atomic<int64_t> started_{0};
-  std::atomic<int64_t> completed_{0};
-  std::atomic<int64_t> visited_{0};  // nodes passed by all playouts
-  std::atomic<bool> done_{false};
+  alignas(64) std::atomic<int64_t> started_{0};
+  alignas(64) std::atomic<bool> done_{false};
+  std::vector<ThreadCounters> counters_;
 };
 
 MctsSearcher::MctsSearcher(const SearchOptions& options,
@@ -445,7 +463,8 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
       PlanTime(options_, limits, pos, config_.default_movetime_s);
 
   ReuseOrClear(*graph_, pos, plan.soft_s);
-  Run run(*graph_, config_, pos, VisitLimit(options_, config_));
+  const int threads = std::max(1, options_.threads);
+  Run run(*graph_, config_, pos, VisitLimit(options_, config_), threads);
   ThreadState main_state;
   if (!run.PrepareRoot(main_state)) {
     graph_->Clear();  // not even the root fits next to the kept graph
@@ -454,8 +473,8 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
   std::vector<std::thread> workers;
   if (graph_->node(run.root()).num_edges.load() > 1 &&
       run.RootProof() != Proof::kExact) {
-    for (int i = 0; i < std::max(1, options_.threads); ++i) {
-      workers.emplace_back(&Run::Work, &run, search_seed + i);
+    for (int i = 0; i < threads; ++i) {
+      workers.emplace_back(&Run::Work, &run, i, search_seed + i);
     }
   } else {
     run.Finish();  // a forced move or a solved game: nothing to search

@@ -60,14 +60,18 @@ void UpdateNode(Graph& graph, Node& n, int players) {
       continue;
     }
     const Node& c = graph.node(child);
-    const Value v = c.q.Load();
     const int32_t visits = e[i].visits.load(std::memory_order_relaxed);
+    const Proof proof = c.proof.load(std::memory_order_acquire);
+    if (visits == 0 && proof == Proof::kNone) {  // nothing to read
+      all_decided = all_exact = false;
+      continue;
+    }
+    const Value v = c.q.Load(players);
     for (int k = 0; k < players; ++k) {
       sum.win[k] += visits * v.win[k];
       sum.margin[k] += visits * v.margin[k];
     }
     weight += visits;
-    const Proof proof = c.proof.load(std::memory_order_acquire);
     if (proof == Proof::kNone) {
       all_decided = all_exact = false;
       continue;
@@ -82,7 +86,7 @@ void UpdateNode(Graph& graph, Node& n, int players) {
     }
   }
   if (sure_win || all_decided) {
-    n.q.Store(best);
+    n.q.Store(best, players);
     n.proof.store(all_decided && all_exact ? Proof::kExact : Proof::kDecided,
                   std::memory_order_release);
     return;
@@ -91,7 +95,7 @@ void UpdateNode(Graph& graph, Node& n, int players) {
     sum.win[k] /= weight;
     sum.margin[k] /= weight;
   }
-  n.q.Store(sum);
+  n.q.Store(sum, players);
 }
 
 }  // namespace wallgo::search

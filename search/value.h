@@ -27,16 +27,17 @@ struct Value {
 // steers selection a little, it never breaks the graph).
 class AtomicValue {
  public:
-  Value Load() const {
+  // The first `players` entries (the rest stay zero).
+  Value Load(int players = kMaxPlayers) const {
     Value v;
-    for (int p = 0; p < kMaxPlayers; ++p) {
+    for (int p = 0; p < players; ++p) {
       v.win[p] = win_[p].load(std::memory_order_relaxed);
       v.margin[p] = margin_[p].load(std::memory_order_relaxed);
     }
     return v;
   }
-  void Store(const Value& v) {
-    for (int p = 0; p < kMaxPlayers; ++p) {
+  void Store(const Value& v, int players = kMaxPlayers) {
+    for (int p = 0; p < players; ++p) {
       win_[p].store(v.win[p], std::memory_order_relaxed);
       margin_[p].store(v.margin[p], std::memory_order_relaxed);
     }
