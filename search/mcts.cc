@@ -488,8 +488,12 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
   SearchResult result;
   result.info = run.Info(16, Seconds(start));
   const bool sure = run.RootProof() != Proof::kNone;
-  result.best = PickMove(result.info.candidates,
-                         sure ? 0 : config_.move_temperature, search_seed);
+  // A finished game (outside the contract) has no move: pass, never crash.
+  result.best =
+      result.info.candidates.empty()
+          ? Move::Pass()
+          : PickMove(result.info.candidates,
+                     sure ? 0 : config_.move_temperature, search_seed);
   if (on_info) on_info(result.info);
   return result;
 }

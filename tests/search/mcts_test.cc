@@ -132,6 +132,13 @@ TEST(MctsSolverTest, PassesWhenThereIsNoTurn) {
   EXPECT_EQ(r.best, Move::Pass());
 }
 
+TEST(MctsSolverTest, AFinishedGameGetsAPassNotACrash) {
+  Position pos = Parse(kRedClosesAndWins);
+  pos.Play(SearchOnce(pos, Options(500)).best);
+  ASSERT_TRUE(IsGameOver(pos));
+  EXPECT_EQ(SearchOnce(pos, Options(100)).best, Move::Pass());
+}
+
 TEST(MctsTest, SameSeedAndVisitsGiveTheSameSearch) {
   const Position pos = BenchStart(BenchPositions()[5]);
   MctsSearcher a(Options(3000)), b(Options(3000));
