@@ -21,25 +21,39 @@ double FixedMoveTime(double movetime_s) {
   return std::max(0.001, movetime_s - margin);
 }
 
+// The plan from the clock alone (MoveTimeBudget already keeps a safety
+// margin off it).
+TimePlan ClockPlan(const SearchOptions& options, const Limits& limits,
+                   const Position& pos) {
+  SearchOptions clock_only = options;
+  clock_only.movetime_s = 0;
+  const double soft = MoveTimeBudget(clock_only, limits, pos);
+  const Clock& clock = limits.clock;
+  double hard = soft;
+  if (!clock.in_byo) {
+    hard = std::max(soft,
+                    std::min(kMaxStretch * soft, kMaxMainShare * clock.main_s));
+  }
+  return {soft, hard, true};
+}
+
 }  // namespace
 
 TimePlan PlanTime(const SearchOptions& options, const Limits& limits,
                   const Position& pos, double default_s) {
   if (limits.infinite) return {kNoTimeLimit, kNoTimeLimit, false};
+  if (limits.clock.active()) {
+    TimePlan plan = ClockPlan(options, limits, pos);
+    if (options.movetime_s > 0) {  // both: whichever is shorter
+      const double t = FixedMoveTime(options.movetime_s);
+      plan.soft_s = std::min(plan.soft_s, t);
+      plan.hard_s = std::min(plan.hard_s, t);
+    }
+    return plan;
+  }
   if (options.movetime_s > 0) {
     const double t = FixedMoveTime(options.movetime_s);
     return {t, t, false};
-  }
-  if (limits.clock.active()) {
-    // MoveTimeBudget already keeps a safety margin off the clock.
-    const double soft = MoveTimeBudget(options, limits, pos);
-    const Clock& clock = limits.clock;
-    double hard = soft;
-    if (!clock.in_byo) {
-      hard = std::max(
-          soft, std::min(kMaxStretch * soft, kMaxMainShare * clock.main_s));
-    }
-    return {soft, hard, true};
   }
   if (options.visits > 0) return {kNoTimeLimit, kNoTimeLimit, false};
   return {default_s, default_s, false};

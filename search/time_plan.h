@@ -14,8 +14,9 @@ struct TimePlan {
   bool flexible;  // clock play: may stretch to hard_s or stop early
 };
 
-// `default_s` is used when the limits give no time, no clock and no visits
-// budget and the search is not infinite.
+// A clock and a move time together: whichever allows less. `default_s` is
+// used when the limits give no time, no clock and no visits budget and the
+// search is not infinite.
 TimePlan PlanTime(const SearchOptions& options, const Limits& limits,
                   const Position& pos, double default_s);
 

@@ -235,6 +235,21 @@ TEST(MctsTest, KeepsToTheClock) {
   EXPECT_LT(took, 3 * 0.4 + 0.05);
 }
 
+TEST(MctsTest, ClockWinsOverALongerMoveTime) {
+  const Position pos = BenchStart(BenchPositions()[5]);
+  SearchOptions o = Options(0);
+  o.movetime_s = 1;  // the protocol's default
+  MctsSearcher searcher(o);
+  Limits limits;
+  limits.clock.main_s = 0.5;
+  const auto start = std::chrono::steady_clock::now();
+  searcher.Search(pos, limits, nullptr, 0);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  EXPECT_LT(took, 0.5 * 0.4 + 0.05);
+}
+
 TEST(MctsTest, ReportsCandidatesBestFirstWithPv) {
   const Position pos = BenchStart(BenchPositions()[5]);
   MctsSearcher searcher(Options(2000));
