@@ -14,8 +14,8 @@
 
 namespace wallgo::search {
 
-inline constexpr int64_t kBenchVisits = 40000;  // playouts per position
-inline constexpr int kBenchMinHashMb = 64;
+inline constexpr int64_t kBenchVisits = 60000;  // playouts per position
+inline constexpr int kBenchMinHashMb = 128;
 
 struct BenchPosition {
   std::string rules;  // ParseRules text

@@ -77,20 +77,26 @@ uint64_t PositionCheck(const Position& pos) {
   return h;
 }
 
-Graph::Graph(size_t bytes) {
+Graph::Layout Graph::Layout::For(size_t bytes) {
   const size_t node_bytes = sizeof(Node) + kSlotBytesPerNode;
-  node_capacity_ = std::max<int64_t>(
+  Layout layout;
+  layout.nodes = std::max<int64_t>(
       16, static_cast<int64_t>(bytes * kNodeShare / node_bytes));
-  const size_t slots = std::bit_ceil(static_cast<size_t>(2 * node_capacity_));
-  slot_mask_ = slots - 1;
-  const int64_t used = node_capacity_ * sizeof(Node) + slots * sizeof(uint32_t);
-  edge_capacity_ =
-      std::max<int64_t>(512, (static_cast<int64_t>(bytes) - used) /
-                                 static_cast<int64_t>(sizeof(Edge)));
-  nodes_ = std::make_unique<Node[]>(node_capacity_);
-  edges_ = std::make_unique<Edge[]>(edge_capacity_);
-  slots_ = std::make_unique<uint32_t[]>(slots);  // zeroed: every slot empty
+  layout.slots = std::bit_ceil(static_cast<size_t>(2 * layout.nodes));
+  const int64_t used =
+      layout.nodes * sizeof(Node) + layout.slots * sizeof(uint32_t);
+  layout.edges = std::max<int64_t>(512, (static_cast<int64_t>(bytes) - used) /
+                                            static_cast<int64_t>(sizeof(Edge)));
+  return layout;
 }
+
+Graph::Graph(const Layout& layout)
+    : node_capacity_(layout.nodes),
+      edge_capacity_(layout.edges),
+      slot_mask_(layout.slots - 1),
+      nodes_(layout.nodes),
+      edges_(layout.edges),
+      slots_(layout.slots) {}  // zeroed: every slot empty
 
 uint32_t Graph::LoadSlot(size_t i) const {
   return std::atomic_ref<uint32_t>(slots_[i]).load(std::memory_order_acquire);
@@ -113,6 +119,7 @@ NodeId Graph::Allocate() {
   }
   const int64_t id = nodes_used_.fetch_add(1, std::memory_order_relaxed);
   if (id >= node_capacity_) return kNoNode;  // lost the race for the last one
+  nodes_.Construct(id);
   return static_cast<NodeId>(id);
 }
 
@@ -139,6 +146,7 @@ int64_t Graph::AllocateEdges(int n) {
   }
   const int64_t begin = edges_used_.fetch_add(n, std::memory_order_relaxed);
   if (begin + n > edge_capacity_) return -1;
+  for (int64_t i = begin; i < begin + n; ++i) edges_.Construct(i);
   return begin;
 }
 

@@ -14,7 +14,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <cstdlib>
+#include <new>
+#include <type_traits>
 
 #include "engine/position.h"
 #include "search/value.h"
@@ -75,10 +77,35 @@ struct GraphStats {
   int64_t key_collisions = 0;  // same key, different check, seen so far
 };
 
+// Room for `count` T's taken as zero pages from the system (calloc), so
+// that reserving a large hash costs nothing until the search uses it: that
+// time is then counted inside the search's own clock. Each T is constructed
+// when it is first handed out (Construct); T must not need destroying.
+template <typename T>
+class LazyArray {
+  static_assert(std::is_trivially_destructible_v<T>);
+
+ public:
+  explicit LazyArray(size_t count)
+      : data_(static_cast<T*>(std::calloc(count, sizeof(T)))) {
+    if (data_ == nullptr) throw std::bad_alloc();
+  }
+  ~LazyArray() { std::free(data_); }
+  LazyArray(const LazyArray&) = delete;
+  LazyArray& operator=(const LazyArray&) = delete;
+
+  void Construct(size_t i) { new (&data_[i]) T; }
+  T& operator[](size_t i) const { return data_[i]; }
+  T* get() const { return data_; }
+
+ private:
+  T* data_;
+};
+
 class Graph {
  public:
   // Arenas and table together take at most `bytes`.
-  explicit Graph(size_t bytes);
+  explicit Graph(size_t bytes) : Graph(Layout::For(bytes)) {}
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
 
@@ -111,6 +138,15 @@ class Graph {
   GraphStats Stats() const;
 
  private:
+  // How `bytes` are shared out between nodes, table slots and edges.
+  struct Layout {
+    int64_t nodes;
+    int64_t edges;
+    size_t slots;  // a power of two, at least twice the nodes
+    static Layout For(size_t bytes);
+  };
+  explicit Graph(const Layout& layout);
+
   size_t SlotOf(uint64_t key) const { return (key >> 17) & slot_mask_; }
   uint32_t LoadSlot(size_t i) const;
   size_t Mark(NodeId root);
@@ -121,9 +157,9 @@ class Graph {
   int64_t node_capacity_ = 0;
   int64_t edge_capacity_ = 0;
   size_t slot_mask_ = 0;
-  std::unique_ptr<Node[]> nodes_;
-  std::unique_ptr<Edge[]> edges_;
-  std::unique_ptr<uint32_t[]> slots_;  // node ids, accessed via atomic_ref
+  LazyArray<Node> nodes_;
+  LazyArray<Edge> edges_;
+  LazyArray<uint32_t> slots_;  // node ids (0: empty), used via atomic_ref
   // Each on its own cache line: every thread bumps them.
   alignas(64) std::atomic<int64_t> nodes_used_{1};
   alignas(64) std::atomic<int64_t> edges_used_{0};
