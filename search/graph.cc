@@ -182,7 +182,7 @@ size_t Graph::Mark(NodeId root) {
 void Graph::SlideEdgeBlocks() {
   uint32_t* order = slots_.get();
   size_t count = 0;
-  const int64_t used = nodes_used_.load(std::memory_order_relaxed);
+  const int64_t used = UsedIds();
   for (int64_t id = 1; id < used; ++id) {
     const Node& n = nodes_[id];
     if (n.forward != 0 && n.num_edges.load(std::memory_order_relaxed) > 0) {
@@ -213,7 +213,7 @@ void Graph::SlideEdgeBlocks() {
 }
 
 void Graph::SlideNodes() {
-  const int64_t used = nodes_used_.load(std::memory_order_relaxed);
+  const int64_t used = UsedIds();
   int64_t live = 0;
   for (int64_t id = 1; id < used; ++id) {
     Node& n = nodes_[id];
@@ -228,14 +228,14 @@ void Graph::SlideNodes() {
 
 void Graph::RebuildTable() {
   std::memset(slots_.get(), 0, (slot_mask_ + 1) * sizeof(uint32_t));
-  const int64_t used = nodes_used_.load(std::memory_order_relaxed);
+  const int64_t used = UsedIds();
   for (int64_t id = 1; id < used; ++id) Publish(static_cast<NodeId>(id));
 }
 
 NodeId Graph::Compact(NodeId root) {
   Mark(root);
   // Forwarding ids in arena order, so that every node moves down.
-  const int64_t used = nodes_used_.load(std::memory_order_relaxed);
+  const int64_t used = UsedIds();
   NodeId next = 1;
   for (int64_t id = 1; id < used; ++id) {
     if (nodes_[id].forward != 0) nodes_[id].forward = next++;

@@ -11,6 +11,7 @@
 // with no search thread alive.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -147,6 +148,12 @@ class Graph {
   };
   explicit Graph(const Layout& layout);
 
+  // Ids handed out so far (the counter may run past the capacity when
+  // threads race for the last ones).
+  int64_t UsedIds() const {
+    return std::min(nodes_used_.load(std::memory_order_relaxed),
+                    node_capacity_);
+  }
   size_t SlotOf(uint64_t key) const { return (key >> 17) & slot_mask_; }
   uint32_t LoadSlot(size_t i) const;
   size_t Mark(NodeId root);
