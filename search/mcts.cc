@@ -443,10 +443,13 @@ void WaitForLimits(MctsSearcher::Run& run, const std::atomic<bool>& stop,
       on_info(run.Info(8, elapsed));
       next_info = elapsed + info_interval_s;
     }
-    // Polls often while threads search; idles once they are done (a solved
-    // root under infinite analysis waits for Stop).
-    std::this_thread::sleep_for(
-        std::chrono::microseconds(run.done() ? 20000 : 1000));
+    // Wakes rarely (each wake takes a core from a search thread on a small
+    // machine) but in time: at most half the time left to the plan's soft
+    // limit or the next info, between 1 and 10 ms; 20 ms once the threads
+    // are done (a solved root under infinite analysis waits for Stop).
+    const double until = std::min(plan.soft_s - elapsed, next_info - elapsed);
+    const double nap = run.done() ? 0.02 : std::clamp(until / 2, 0.001, 0.01);
+    std::this_thread::sleep_for(std::chrono::duration<double>(nap));
   }
 }
 
