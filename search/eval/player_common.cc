@@ -43,11 +43,12 @@ int ExpectedTurnsLeft(const Position& pos) {
 double MoveTimeBudget(const SearchOptions& options, const Limits& limits,
                       const Position& pos) {
   if (limits.infinite) return kNoTimeLimit;
-  if (options.movetime_s > 0) return options.movetime_s;
-  if (limits.clock.active()) {
-    return ClockBudget(limits.clock, ExpectedTurnsLeft(pos));
-  }
-  return kNoTimeLimit;
+  double budget = kNoTimeLimit;
+  if (options.movetime_s > 0) budget = options.movetime_s;
+  // The clock is binding: a move time never lets a move overrun it.
+  if (limits.clock.active())
+    budget = std::min(budget, ClockBudget(limits.clock, ExpectedTurnsLeft(pos)));
+  return budget;
 }
 
 SearchResult SingleCandidateResult(Move best, double winrate,

@@ -26,12 +26,19 @@ TEST(ExpectedTurnsLeftTest, CountsTheWallsAndPlacementsStillToCome) {
   EXPECT_EQ(ExpectedTurnsLeft(walled), 6);
 }
 
-TEST(MoveTimeBudgetTest, MoveTimeWinsAndInfiniteHasNoLimit) {
+TEST(MoveTimeBudgetTest, TheShorterOfMoveTimeAndClockWins) {
   SearchOptions options;
   Limits limits;
   limits.clock.main_s = 100;
   options.movetime_s = 1.5;
   EXPECT_EQ(MoveTimeBudget(options, limits, FourStoneStart()), 1.5);
+  // 5 s of main time over 23 turns left is far below the 1.5 s move time.
+  limits.clock.main_s = 5;
+  EXPECT_NEAR(MoveTimeBudget(options, limits, FourStoneStart()),
+              5.0 / 23 - kMargin, 1e-9);
+  options.movetime_s = 0;
+  EXPECT_NEAR(MoveTimeBudget(options, limits, FourStoneStart()),
+              5.0 / 23 - kMargin, 1e-9);
   limits.infinite = true;
   EXPECT_EQ(MoveTimeBudget(options, limits, FourStoneStart()), kNoTimeLimit);
   EXPECT_EQ(MoveTimeBudget(SearchOptions{}, Limits{}, FourStoneStart()),
