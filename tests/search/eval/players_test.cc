@@ -57,29 +57,38 @@ TEST(GreedyPlayerTest, ClosesTheOneGapThatWinsTheGame) {
 // Gaps at d2e and d6e, each plugged by a red stone that blue cannot pass:
 // no single wall ends the game, but closing either gap now and the other
 // next turn wins whatever blue does in between.
+// Both fence positions below have no move that ends the game at once.
+void ExpectNoWinInOne(const Position& pos) {
+  MoveList moves;
+  GenerateMoves(pos, moves);
+  for (const Move& m : moves) {
+    Position next = pos;
+    next.Play(m);
+    ASSERT_FALSE(IsGameOver(next)) << MoveName(m);
+  }
+}
+
+// The winning plan starts by walling one of the fence's gaps, d2e or d6e.
+bool ClosesGapD2eOrD6e(const Position& pos, Move move) {
+  Position next = pos;
+  next.Play(move);
+  const WallMasks& walls = next.walls();
+  return (walls.east & CellBit(CellOf(3, 1))) ||
+         (walls.east & CellBit(CellOf(3, 5)));
+}
+
 constexpr char kTwoGaps[] =
     "players=2 setup=empty turn=red red=a1,b4,d2,d6 blue=e3,f5,g7,g1"
     " red-walls=d1e,d3e,d4e,d5e,d7e";
 
 TEST(AlphaBetaPlayerTest, FindsAWinTwoTurnsDeep) {
   const Position pos = Parse(kTwoGaps);
-  MoveList moves;
-  GenerateMoves(pos, moves);
-  for (const Move& m : moves) {  // no win in one
-    Position next = pos;
-    next.Play(m);
-    ASSERT_FALSE(IsGameOver(next)) << MoveName(m);
-  }
+  ExpectNoWinInOne(pos);
   AlphaBetaPlayer player(NodeCapped(2'000'000));
   const SearchResult result = player.Search(pos, {}, nullptr, 1);
   EXPECT_GE(player.completed_depth(), 3);
   EXPECT_EQ(result.info.candidates.front().winrate, 1);
-  Position next = pos;
-  next.Play(result.best);
-  const WallMasks& walls = next.walls();
-  const bool closes_d2e = walls.east & CellBit(CellOf(3, 1));
-  const bool closes_d6e = walls.east & CellBit(CellOf(3, 5));
-  EXPECT_TRUE(closes_d2e || closes_d6e) << MoveName(result.best);
+  EXPECT_TRUE(ClosesGapD2eOrD6e(pos, result.best)) << MoveName(result.best);
 }
 
 // Three players, no breakers: red's two stones plug the gaps d2e and d6e of
@@ -91,23 +100,12 @@ TEST(AlphaBetaPlayerTest, FindsAWinARoundDeepWithThreePlayers) {
   const Position pos = Parse(
       "players=3 breakers=0 turn=red red=d2,d6 blue=f6,g7 green=f2,g1"
       " red-walls=d1e,d3e,d4e,d5e,d7e,e4n,f4n,g4n");
-  MoveList moves;
-  GenerateMoves(pos, moves);
-  for (const Move& m : moves) {
-    Position next = pos;
-    next.Play(m);
-    ASSERT_FALSE(IsGameOver(next)) << MoveName(m);
-  }
+  ExpectNoWinInOne(pos);
   AlphaBetaPlayer player(NodeCapped(2'000'000));
   const SearchResult result = player.Search(pos, {}, nullptr, 1);
   EXPECT_GE(player.completed_depth(), 4);
   EXPECT_EQ(result.info.candidates.front().winrate, 1);
-  Position next = pos;
-  next.Play(result.best);
-  const WallMasks& walls = next.walls();
-  const bool closes_d2e = walls.east & CellBit(CellOf(3, 1));
-  const bool closes_d6e = walls.east & CellBit(CellOf(3, 5));
-  EXPECT_TRUE(closes_d2e || closes_d6e) << MoveName(result.best);
+  EXPECT_TRUE(ClosesGapD2eOrD6e(pos, result.best)) << MoveName(result.best);
 }
 
 // Each player's move is legal at positions along random games of every
