@@ -1,4 +1,4 @@
-// wallgo-referee: plays matches between Wall Go engines (docs/referee.md).
+// wallgo-referee: plays matches between Wall Go engines (the README (wallgo-referee section)).
 #include <iostream>
 #include <string>
 #include <vector>
