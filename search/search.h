@@ -15,11 +15,11 @@ namespace wallgo::search {
 
 struct SearchOptions {
   int threads = 1;
-  int64_t visits = 0;      // playouts per move; 0 = no visit limit
-  double movetime_s = 0;   // seconds per move; 0 = no fixed move time
-  int hash_mb = 256;       // search memory (node arena + table)
+  int64_t visits = 0;     // playouts per move; 0 = no visit limit
+  double movetime_s = 0;  // seconds per move; 0 = no fixed move time
+  int hash_mb = 256;      // search memory (node arena + table)
   uint64_t seed = 0;
-  int level = 10;          // 1 (beginner) .. 10 (full strength)
+  int level = 10;  // 1 (beginner) .. 10 (full strength)
 };
 
 // The GTP clock of the side to move, as time_settings/time_left describe it.
@@ -34,22 +34,22 @@ struct Clock {
 };
 
 struct Limits {
-  Clock clock;           // the searcher keeps within it, with a margin
-  bool infinite = false; // analyze: search until Stop()
+  Clock clock;            // the searcher keeps within it, with a margin
+  bool infinite = false;  // analyze: search until Stop()
 };
 
 struct Candidate {
   Move move;
   int64_t visits = 0;
-  double winrate = 0.5;      // side to move's, in 0..1
-  double score_margin = 0;   // side to move's expected score minus best other
-  std::vector<Move> pv;      // starts with `move`
+  double winrate = 0.5;     // side to move's, in 0..1
+  double score_margin = 0;  // side to move's expected score minus best other
+  std::vector<Move> pv;     // starts with `move`
 };
 
 struct SearchInfo {
   std::vector<Candidate> candidates;  // best first
   int64_t total_visits = 0;
-  int64_t nodes = 0;                  // nodes created in the graph
+  int64_t nodes = 0;  // nodes created in the graph
   double elapsed_s = 0;
 };
 

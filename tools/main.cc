@@ -1,4 +1,4 @@
-// wallgo-referee: plays matches between Wall Go engines (the README (wallgo-referee section)).
+// wallgo-referee: plays matches between Wall Go engines (see the README).
 #include <iostream>
 #include <string>
 #include <vector>

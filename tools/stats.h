@@ -1,8 +1,8 @@
 // Match statistics as engine authors read them (cutechess-cli, fastchess):
 // Elo difference with a 95% interval from the trinomial (win/draw/loss) or
 // the pentanomial (game pair) counts, likelihood of superiority, and the
-// sequential probability ratio test. the README (wallgo-referee section) gives the formulas and
-// their sources.
+// sequential probability ratio test. The README's wallgo-referee section
+// gives the formulas and their sources.
 #pragma once
 
 #include <array>

@@ -47,7 +47,8 @@ double MoveTimeBudget(const SearchOptions& options, const Limits& limits,
   if (options.movetime_s > 0) budget = options.movetime_s;
   // The clock is binding: a move time never lets a move overrun it.
   if (limits.clock.active())
-    budget = std::min(budget, ClockBudget(limits.clock, ExpectedTurnsLeft(pos)));
+    budget =
+        std::min(budget, ClockBudget(limits.clock, ExpectedTurnsLeft(pos)));
   return budget;
 }
 

@@ -18,8 +18,9 @@ int ExpectedTurnsLeft(const Position& pos);
 
 // Seconds the side to move may think: the shorter of movetime (when set) and
 // a share of the clock (when active: main time spread over ExpectedTurnsLeft,
-// plus most of a byo-yomi period, less a safety margin); else kNoTimeLimit (infinite analysis, a
-// visit cap, or no limit given at all: the caller picks its default).
+// plus most of a byo-yomi period, less a safety margin); else kNoTimeLimit
+// (infinite analysis, a visit cap, or no limit given at all: the caller picks
+// its default).
 double MoveTimeBudget(const SearchOptions& options, const Limits& limits,
                       const Position& pos);
 

@@ -1,5 +1,5 @@
 // The match statistics against values worked out by hand from the formulas
-// in the README (wallgo-referee section) (the arithmetic is in the comments).
+// in the README (the arithmetic is in the comments).
 #include "tools/stats.h"
 
 #include <cmath>
