@@ -1,6 +1,5 @@
 #include "engine/notation.h"
 
-#include <algorithm>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -198,25 +197,23 @@ absl::StatusOr<Rules> RulesFrom(const KeyValues& kv) {
   return rules;
 }
 
-template <typename T, typename Format>
-std::string JoinBits(Bitboard bits, Format format) {
+// Names of the cells of `bits`, in cell order.
+std::string CellList(Bitboard bits) {
   std::vector<std::string> names;
   for (; bits; bits = PopLowest(bits))
-    names.push_back(format(LowestCell(bits)));
+    names.push_back(CellName(LowestCell(bits)));
   return absl::StrJoin(names, ",");
 }
 
+// Canonical edge names in cell order, a cell's north edge before its east.
 std::string WallList(const WallMasks& walls) {
-  std::vector<std::pair<int, std::string>> edges;
-  for (Bitboard b = walls.north; b; b = PopLowest(b))
-    edges.emplace_back(LowestCell(b) * 2,
-                       EdgeName({static_cast<uint8_t>(LowestCell(b)), false}));
-  for (Bitboard b = walls.east; b; b = PopLowest(b))
-    edges.emplace_back(LowestCell(b) * 2 + 1,
-                       EdgeName({static_cast<uint8_t>(LowestCell(b)), true}));
-  std::sort(edges.begin(), edges.end());
   std::vector<std::string> names;
-  for (auto& [order, name] : edges) names.push_back(std::move(name));
+  for (Bitboard b = walls.north | walls.east; b; b = PopLowest(b)) {
+    const int cell = LowestCell(b);
+    for (const bool east : {false, true})
+      if ((east ? walls.east : walls.north) & CellBit(cell))
+        names.push_back(EdgeName({static_cast<uint8_t>(cell), east}));
+  }
   return absl::StrJoin(names, ",");
 }
 
@@ -285,7 +282,7 @@ std::string PositionString(const Position& pos) {
   const int n = pos.num_players();
   for (int p = 0; p < n; ++p)
     fields.push_back(ColourName(ColourAt(p)) + "=" +
-                     JoinBits<int>(pos.stones(ColourAt(p)), CellName));
+                     CellList(pos.stones(ColourAt(p))));
   for (int p = 0; p < n; ++p)
     fields.push_back(ColourName(ColourAt(p)) +
                      "-walls=" + WallList(pos.walls_of(ColourAt(p))));
