@@ -42,6 +42,7 @@ void Node::Init(uint64_t k, uint64_t c, int mover, const Value& value,
   q.Store(value);
   edge_begin.store(0, std::memory_order_relaxed);
   num_edges.store(0, std::memory_order_relaxed);
+  tried.store(0, std::memory_order_relaxed);
   expand_state.store(ExpandState::kUnexpanded, std::memory_order_relaxed);
   proof.store(p, std::memory_order_relaxed);
   to_move = static_cast<uint8_t>(mover);
@@ -56,6 +57,8 @@ void Node::MoveFrom(Node& other) {
                    std::memory_order_relaxed);
   num_edges.store(other.num_edges.load(std::memory_order_relaxed),
                   std::memory_order_relaxed);
+  tried.store(other.tried.load(std::memory_order_relaxed),
+              std::memory_order_relaxed);
   expand_state.store(other.expand_state.load(std::memory_order_relaxed),
                      std::memory_order_relaxed);
 }

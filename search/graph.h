@@ -55,6 +55,10 @@ struct Node {
   AtomicValue q;       // recomputed from the children (or the proof value)
   std::atomic<uint32_t> edge_begin{0};
   std::atomic<uint16_t> num_edges{0};  // published last
+  // Edges [0, tried) have been chosen at least once. The rest have no child
+  // and no visit, and are sorted so that the first of them scores best
+  // (tree_policy.h): selection and backup never need to read past it.
+  std::atomic<uint16_t> tried{0};
   std::atomic<ExpandState> expand_state{ExpandState::kUnexpanded};
   std::atomic<Proof> proof{Proof::kNone};
   uint8_t to_move = 0;

@@ -300,8 +300,11 @@ class MctsSearcher::Run {
                           static_cast<float>(config_.prior_temperature));
       sum += prior[i];
     }
-    std::stable_sort(order.begin(), order.begin() + count,
-                     [&prior](int a, int b) { return prior[a] > prior[b]; });
+    // Best first-play value first; the prior, rising with it, follows. The
+    // selection relies on that order (Node::tried).
+    std::stable_sort(
+        order.begin(), order.begin() + count,
+        [&utility](int a, int b) { return utility[a] > utility[b]; });
     for (int k = 0; k < count; ++k) {
       const int i = order[k];
       graph_.edge(begin + k).Init(moves[i], prior[i] / sum, utility[i]);

@@ -1,14 +1,35 @@
 #include "search/tree_policy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace wallgo::search {
 
+namespace {
+
+// The edges worth reading: those chosen before, plus (in selection) the first
+// one never chosen, which outscores every later one (see Node::tried).
+int EdgesToRead(const Node& n, bool with_first_untried) {
+  const int count = n.num_edges.load(std::memory_order_relaxed);
+  const int tried = n.tried.load(std::memory_order_relaxed);
+  return std::min(count, tried + (with_first_untried ? 1 : 0));
+}
+
+// Marks edge `i` of `n` as chosen; only the first untried edge moves the
+// mark, so it never skips one.
+void MarkTried(Node& n, int i) {
+  uint16_t expected = static_cast<uint16_t>(i);
+  n.tried.compare_exchange_strong(expected, static_cast<uint16_t>(i + 1),
+                                  std::memory_order_relaxed);
+}
+
+}  // namespace
+
 int SelectEdge(Graph& graph, Node& n, double c_puct) {
   const int p = n.to_move;
   Edge* e = graph.edges(n);
-  const int count = n.num_edges.load(std::memory_order_relaxed);
+  const int count = EdgesToRead(n, true);
   int64_t total = 0;
   for (int i = 0; i < count; ++i) {
     total += e[i].visits.load(std::memory_order_relaxed) +
@@ -30,6 +51,7 @@ int SelectEdge(Graph& graph, Node& n, double c_puct) {
     if (score > best_score) best_score = score, best = i;
   }
   e[best].virtual_loss.fetch_add(1, std::memory_order_relaxed);
+  MarkTried(n, best);
   return best;
 }
 
@@ -47,10 +69,12 @@ void UpdateNode(Graph& graph, Node& n, int players) {
   if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) return;
   const int p = n.to_move;
   Edge* e = graph.edges(n);
-  const int count = n.num_edges.load(std::memory_order_relaxed);
+  const int count = EdgesToRead(n, false);
   Value sum = n.eval;
   double weight = 1;
-  bool all_decided = true, all_exact = true, sure_win = false;
+  // An untried edge has no child: nothing decided there yet.
+  bool all_decided = count == n.num_edges.load(std::memory_order_relaxed);
+  bool all_exact = all_decided, sure_win = false;
   Value best;
   float best_utility = -std::numeric_limits<float>::infinity();
   for (int i = 0; i < count; ++i) {

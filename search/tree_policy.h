@@ -29,7 +29,9 @@ inline bool SureWin(const Value& v, int player) {
 //   Q + c_puct * prior * sqrt(1 + sum N) / (1 + N),
 // where N counts visits and pending virtual losses, Q is the child's value
 // (or the edge's first-play value) mixed with the virtual losses. Adds a
-// virtual loss to the chosen edge.
+// virtual loss to the chosen edge. Edges must come sorted by first-play
+// value and prior, both non-increasing: then an untried edge never beats the
+// first untried one, and only edges up to that one are read.
 int SelectEdge(Graph& graph, Node& n, double c_puct);
 
 // Recomputes n's value from its own evaluation U and its children's values,

@@ -36,7 +36,16 @@ class TreePolicyTest : public ::testing::Test {
     Node& n = graph_.node(parent);
     n.edge_begin.store(static_cast<uint32_t>(begin));
     n.num_edges.store(static_cast<uint16_t>(children.size()));
+    n.tried.store(TriedPrefix(children));
     n.expand_state.store(ExpandState::kExpanded);
+  }
+  // As if selection had chosen every edge up to the last with a child.
+  static uint16_t TriedPrefix(const std::vector<NodeId>& children) {
+    uint16_t tried = 0;
+    for (size_t i = 0; i < children.size(); ++i) {
+      if (children[i] != kNoNode) tried = static_cast<uint16_t>(i + 1);
+    }
+    return tried;
   }
   Edge& EdgeOf(NodeId parent, int i) {
     return graph_.edges(graph_.node(parent))[i];
@@ -122,6 +131,31 @@ TEST_F(TreePolicyTest, AnUnprovenChildKeepsTheParentOpen) {
   UpdateNode(graph_, graph_.node(root), kPlayers);
   EXPECT_EQ(graph_.node(root).proof.load(), Proof::kNone);
   EXPECT_NEAR(graph_.node(root).q.Load().win[0], (0.5 + 2 * 1.0) / 3, 1e-6);
+}
+
+TEST_F(TreePolicyTest, SelectionTriesEdgesInOrderOneAtATime) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  Expand(root, {kNoNode, kNoNode, kNoNode}, 0.6f);
+  EXPECT_EQ(graph_.node(root).tried.load(), 0);
+  // Pending visits on the first edges send the next choices further down.
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(SelectEdge(graph_, graph_.node(root), 1.0), i);
+    EXPECT_EQ(graph_.node(root).tried.load(), i + 1);
+  }
+  // Once all are tried, the least loaded edge comes back first.
+  EdgeOf(root, 1).virtual_loss.store(0);
+  EXPECT_EQ(SelectEdge(graph_, graph_.node(root), 1.0), 1);
+  EXPECT_EQ(graph_.node(root).tried.load(), 3);
+}
+
+TEST_F(TreePolicyTest, AnUntriedEdgeKeepsTheParentUndecided) {
+  const NodeId root = Add(1, TwoPlayer(0.5f, 0));
+  const NodeId loss = Add(0, TwoPlayer(1.0f, 5), Proof::kExact);
+  const NodeId draw = Add(0, TwoPlayer(0.5f, 0), Proof::kExact);
+  Expand(root, {loss, draw});
+  graph_.node(root).tried.store(1);  // as if `draw` were not linked yet
+  UpdateNode(graph_, graph_.node(root), kPlayers);
+  EXPECT_EQ(graph_.node(root).proof.load(), Proof::kNone);
 }
 
 }  // namespace
