@@ -48,11 +48,13 @@ struct Edge {
   void MoveFrom(Edge& other);
 };
 
-struct Node {
+// Read-mostly fields fill the first cache line; the value, which every
+// playout through the node rewrites, has the second to itself, so that
+// threads reading a node's edges do not keep losing its line to each other.
+struct alignas(64) Node {
   uint64_t key = 0;
   uint64_t check = 0;  // an independent fingerprint: collisions are detected
   Value eval;          // U(n): the leaf evaluation, fixed at creation
-  AtomicValue q;       // recomputed from the children (or the proof value)
   std::atomic<uint32_t> edge_begin{0};
   std::atomic<uint16_t> num_edges{0};  // published last
   // Edges [0, tried) have been chosen at least once. The rest have no child
@@ -63,6 +65,7 @@ struct Node {
   std::atomic<Proof> proof{Proof::kNone};
   uint8_t to_move = 0;
   uint32_t forward = 0;  // compaction scratch: new id of a live node
+  alignas(64) AtomicValue q;  // recomputed from the children (or the proof)
 
   void Init(uint64_t k, uint64_t c, int mover, const Value& value, Proof p);
   void MoveFrom(Node& other);
@@ -92,10 +95,12 @@ class LazyArray {
 
  public:
   explicit LazyArray(size_t count)
-      : data_(static_cast<T*>(std::calloc(count, sizeof(T)))) {
-    if (data_ == nullptr) throw std::bad_alloc();
+      : raw_(std::calloc(count * sizeof(T) + alignof(T), 1)) {
+    if (raw_ == nullptr) throw std::bad_alloc();
+    const auto at = reinterpret_cast<uintptr_t>(raw_);
+    data_ = reinterpret_cast<T*>((at + alignof(T) - 1) / alignof(T) * alignof(T));
   }
-  ~LazyArray() { std::free(data_); }
+  ~LazyArray() { std::free(raw_); }
   LazyArray(const LazyArray&) = delete;
   LazyArray& operator=(const LazyArray&) = delete;
 
@@ -104,6 +109,7 @@ class LazyArray {
   T* get() const { return data_; }
 
  private:
+  void* raw_;  // what calloc gave; data_ is raw_ rounded up to alignof(T)
   T* data_;
 };
 

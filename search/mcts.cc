@@ -23,6 +23,7 @@ using SteadyClock = std::chrono::steady_clock;
 
 constexpr int kMaxDepth = 512;
 constexpr int kMaxPv = 12;
+constexpr int64_t kUnlimited = std::numeric_limits<int64_t>::max();
 
 double Seconds(SteadyClock::time_point since) {
   return std::chrono::duration<double>(SteadyClock::now() - since).count();
@@ -78,7 +79,10 @@ class MctsSearcher::Run {
     t.rng.seed(seed);
     t.path.reserve(kMaxDepth);
     while (!done_.load(std::memory_order_relaxed)) {
-      if (started_.fetch_add(1, std::memory_order_relaxed) >= visit_limit_) {
+      // Only a playout budget needs the shared count (every thread bumping
+      // one line each playout costs them both).
+      if (visit_limit_ != kUnlimited &&
+          started_.fetch_add(1, std::memory_order_relaxed) >= visit_limit_) {
         done_.store(true, std::memory_order_relaxed);
         break;
       }
@@ -425,8 +429,7 @@ Move PickMove(const std::vector<Candidate>& ranked, double temperature,
 
 // The playout cap: options.visits and the level's cap, whichever is lower.
 int64_t VisitLimit(const SearchOptions& options, const MctsConfig& config) {
-  int64_t limit =
-      options.visits > 0 ? options.visits : std::numeric_limits<int64_t>::max();
+  int64_t limit = options.visits > 0 ? options.visits : kUnlimited;
   if (config.max_visits > 0) limit = std::min(limit, config.max_visits);
   return limit;
 }

@@ -140,8 +140,9 @@ void RunBenchMode(const SearchOptions& o) {
 }
 
 // Playouts per second from the start and from a middle-game bench position.
-void RunSpeed(const SearchOptions& o) {
+void RunSpeed(const SearchOptions& o, const std::string& where) {
   for (int index : {0, 5}) {
+    if (where != "both" && where != (index == 0 ? "start" : "middle")) continue;
     MctsSearcher searcher(o);
     // CPU time too: on a shared machine the threads may not get a core each.
     const std::clock_t cpu_start = std::clock();
@@ -151,11 +152,14 @@ void RunSpeed(const SearchOptions& o) {
         static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
     std::cout << absl::StrFormat(
         "%s: threads %d, %d playouts in %.2f s = %.0f playouts/s (%.2f CPU s, "
-        "%.0f playouts per CPU s), %d nodes, "
+        "%.0f playouts per CPU s), %d nodes, %.1f per playout, "
         "best %s; graph: %d/%d nodes, %d/%d edges, %d MB\n",
         index == 0 ? "start" : "middle", o.threads, r.info.total_visits,
         r.info.elapsed_s, r.info.total_visits / r.info.elapsed_s, cpu_s,
-        r.info.total_visits / cpu_s, r.info.nodes, MoveName(r.best),
+        r.info.total_visits / cpu_s, r.info.nodes,
+        static_cast<double>(searcher.last_nodes_visited()) /
+            std::max<int64_t>(1, r.info.total_visits),
+        MoveName(r.best),
         searcher.graph_stats().nodes, searcher.graph_stats().node_capacity,
         searcher.graph_stats().edges, searcher.graph_stats().edge_capacity,
         searcher.graph_stats().bytes >> 20);
@@ -186,13 +190,15 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string mode = "match", rules_text = "players=2";
+  std::string mode = "match", rules_text = "players=2", speed_at = "both";
   MatchOptions m;
   SearchOptions o;
   po::options_description desc("wallgo-selfplay options");
   desc.add_options()("help", "this text")(
       "mode", po::value(&mode)->default_value("match"),
       "match, bench or speed")(
+      "at", po::value(&speed_at)->default_value("both"),
+      "speed from: start, middle or both")(
       "rules", po::value(&rules_text)->default_value("players=2"), "rules")(
       "games", po::value(&m.games)->default_value(10), "games (match)")(
       "random-plies", po::value(&m.random_plies)->default_value(2),
@@ -225,7 +231,7 @@ int main(int argc, char** argv) {
   if (mode == "bench") {
     RunBenchMode(o);
   } else if (mode == "speed") {
-    RunSpeed(o);
+    RunSpeed(o, speed_at);
   } else {
     RunMatch(m);
   }

@@ -17,9 +17,11 @@ int EdgesToRead(const Node& n, bool with_first_untried) {
 }
 
 // Marks edge `i` of `n` as chosen; only the first untried edge moves the
-// mark, so it never skips one.
+// mark, so it never skips one. Read first: a locked write to the node's
+// line, which every thread reads, on every selection would cost them all.
 void MarkTried(Node& n, int i) {
   uint16_t expected = static_cast<uint16_t>(i);
+  if (n.tried.load(std::memory_order_relaxed) != expected) return;
   n.tried.compare_exchange_strong(expected, static_cast<uint16_t>(i + 1),
                                   std::memory_order_relaxed);
 }
