@@ -20,14 +20,14 @@ constexpr size_t kSlotBytesPerNode = 4 * sizeof(uint32_t);  // <= 4 slots each
 void Edge::Init(Move m, float p, float fpu) {
   move = m;
   prior = p;
-  first_utility = fpu;
+  utility.store(fpu, std::memory_order_relaxed);
   child.store(kNoNode, std::memory_order_relaxed);
   visits.store(0, std::memory_order_relaxed);
   virtual_loss.store(0, std::memory_order_relaxed);
 }
 
 void Edge::MoveFrom(Edge& other) {
-  Init(other.move, other.prior, other.first_utility);
+  Init(other.move, other.prior, other.utility.load(std::memory_order_relaxed));
   child.store(other.child.load(std::memory_order_relaxed),
               std::memory_order_relaxed);
   visits.store(other.visits.load(std::memory_order_relaxed),
@@ -40,6 +40,7 @@ void Node::Init(uint64_t k, uint64_t c, int mover, const Value& value,
   check = c;
   eval = value;
   q.Store(value);
+  weight.store(1, std::memory_order_relaxed);
   edge_begin.store(0, std::memory_order_relaxed);
   num_edges.store(0, std::memory_order_relaxed);
   tried.store(0, std::memory_order_relaxed);
@@ -53,6 +54,8 @@ void Node::MoveFrom(Node& other) {
   Init(other.key, other.check, other.to_move, other.eval,
        other.proof.load(std::memory_order_relaxed));
   q.Store(other.q.Load());
+  weight.store(other.weight.load(std::memory_order_relaxed),
+               std::memory_order_relaxed);
   edge_begin.store(other.edge_begin.load(std::memory_order_relaxed),
                    std::memory_order_relaxed);
   num_edges.store(other.num_edges.load(std::memory_order_relaxed),

@@ -39,7 +39,11 @@ enum class ExpandState : uint8_t { kUnexpanded, kExpanding, kExpanded };
 struct Edge {
   Move move;
   float prior = 0;
-  float first_utility = 0;  // the mover's utility before any visit (FPU)
+  // The mover's utility of this move, all selection reads: the first-play
+  // estimate until the child is visited, then the child's value as the last
+  // backup through this edge (or the parent's last full recompute) saw it,
+  // so that choosing an edge never reads the children's nodes.
+  std::atomic<float> utility{0};
   std::atomic<NodeId> child{kNoNode};
   std::atomic<int32_t> visits{0};
   std::atomic<int32_t> virtual_loss{0};
@@ -64,8 +68,10 @@ struct alignas(64) Node {
   std::atomic<ExpandState> expand_state{ExpandState::kUnexpanded};
   std::atomic<Proof> proof{Proof::kNone};
   uint8_t to_move = 0;
-  uint32_t forward = 0;  // compaction scratch: new id of a live node
+  uint32_t forward = 0;       // compaction scratch: new id of a live node
   alignas(64) AtomicValue q;  // recomputed from the children (or the proof)
+  // 1 + the visits of the edges as q last counted them (the weight of q).
+  std::atomic<int32_t> weight{1};
 
   void Init(uint64_t k, uint64_t c, int mover, const Value& value, Proof p);
   void MoveFrom(Node& other);
@@ -98,7 +104,8 @@ class LazyArray {
       : raw_(std::calloc(count * sizeof(T) + alignof(T), 1)) {
     if (raw_ == nullptr) throw std::bad_alloc();
     const auto at = reinterpret_cast<uintptr_t>(raw_);
-    data_ = reinterpret_cast<T*>((at + alignof(T) - 1) / alignof(T) * alignof(T));
+    data_ =
+        reinterpret_cast<T*>((at + alignof(T) - 1) / alignof(T) * alignof(T));
   }
   ~LazyArray() { std::free(raw_); }
   LazyArray(const LazyArray&) = delete;

@@ -159,9 +159,9 @@ void RunSpeed(const SearchOptions& o, const std::string& where) {
         r.info.total_visits / cpu_s, r.info.nodes,
         static_cast<double>(searcher.last_nodes_visited()) /
             std::max<int64_t>(1, r.info.total_visits),
-        MoveName(r.best),
-        searcher.graph_stats().nodes, searcher.graph_stats().node_capacity,
-        searcher.graph_stats().edges, searcher.graph_stats().edge_capacity,
+        MoveName(r.best), searcher.graph_stats().nodes,
+        searcher.graph_stats().node_capacity, searcher.graph_stats().edges,
+        searcher.graph_stats().edge_capacity,
         searcher.graph_stats().bytes >> 20);
   }
 }
@@ -196,9 +196,9 @@ int main(int argc, char** argv) {
   po::options_description desc("wallgo-selfplay options");
   desc.add_options()("help", "this text")(
       "mode", po::value(&mode)->default_value("match"),
-      "match, bench or speed")(
-      "at", po::value(&speed_at)->default_value("both"),
-      "speed from: start, middle or both")(
+      "match, bench or speed")("at",
+                               po::value(&speed_at)->default_value("both"),
+                               "speed from: start, middle or both")(
       "rules", po::value(&rules_text)->default_value("players=2"), "rules")(
       "games", po::value(&m.games)->default_value(10), "games (match)")(
       "random-plies", po::value(&m.random_plies)->default_value(2),

@@ -8,6 +8,13 @@ namespace wallgo::search {
 
 namespace {
 
+// A node with at most this many tried edges is always recomputed in full:
+// that reads no more than the incremental step would save.
+constexpr int kAlwaysFullUpTo = 4;
+// Other nodes are recomputed in full once every this many visits, which
+// brings in what the incremental steps cannot see (see AddVisit).
+constexpr int kFullEvery = 8;
+
 // The edges worth reading: those chosen before, plus (in selection) the first
 // one never chosen, which outscores every later one (see Node::tried).
 int EdgesToRead(const Node& n, bool with_first_untried) {
@@ -26,10 +33,26 @@ void MarkTried(Node& n, int i) {
                                   std::memory_order_relaxed);
 }
 
+// Writes the edge's utility only when it changed: the edge shares a cache
+// line with others that every thread reads.
+void RefreshUtility(Edge& e, float u) {
+  if (e.utility.load(std::memory_order_relaxed) != u) {
+    e.utility.store(u, std::memory_order_relaxed);
+  }
+}
+
+// A decided node takes its best child's value, not an average; a proven
+// child may decide its parent.
+bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight) {
+  return n.proof.load(std::memory_order_relaxed) != Proof::kNone ||
+         child.proof.load(std::memory_order_acquire) != Proof::kNone ||
+         n.tried.load(std::memory_order_relaxed) <= kAlwaysFullUpTo ||
+         weight % kFullEvery == 0;
+}
+
 }  // namespace
 
 int SelectEdge(Graph& graph, Node& n, double c_puct) {
-  const int p = n.to_move;
   Edge* e = graph.edges(n);
   const int count = EdgesToRead(n, true);
   int64_t total = 0;
@@ -43,9 +66,7 @@ int SelectEdge(Graph& graph, Node& n, double c_puct) {
   for (int i = 0; i < count; ++i) {
     const int32_t visits = e[i].visits.load(std::memory_order_relaxed);
     const int32_t pending = e[i].virtual_loss.load(std::memory_order_relaxed);
-    const NodeId child = e[i].child.load(std::memory_order_acquire);
-    double q =
-        child != kNoNode ? graph.node(child).q.Utility(p) : e[i].first_utility;
+    double q = e[i].utility.load(std::memory_order_relaxed);
     if (pending > 0) {
       q = (q * visits + pending * kVirtualLossUtility) / (visits + pending);
     }
@@ -57,13 +78,51 @@ int SelectEdge(Graph& graph, Node& n, double c_puct) {
   return best;
 }
 
-void Backup(Graph& graph, const std::vector<PathStep>& path, int players) {
-  for (auto it = path.rbegin(); it != path.rend(); ++it) {
-    Node& n = graph.node(it->node);
-    Edge& e = graph.edges(n)[it->edge];
-    e.visits.fetch_add(1, std::memory_order_relaxed);
-    e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
+ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
+                     int players) {
+  Edge& e = graph.edges(n)[i];
+  const int32_t old_visits = e.visits.fetch_add(1, std::memory_order_relaxed);
+  e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
+  e.utility.store(child.after.Utility(n.to_move), std::memory_order_relaxed);
+  ValueChange change;
+  change.before = n.q.Load(players);
+  const int32_t weight = n.weight.load(std::memory_order_relaxed);
+  const Node& c = graph.node(e.child.load(std::memory_order_acquire));
+  if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) {
+    change.after = change.before;
+  } else if (NeedsFullRecompute(n, c, weight)) {
     UpdateNode(graph, n, players);
+    change.after = n.q.Load(players);
+  } else {
+    // Q' = (W Q + N (q'_c - q_c) + q'_c) / (W + 1): the child's new value
+    // replaces its old one in the N visits counted before, plus one visit.
+    auto step = [&](float q, float child_before, float child_after) {
+      return (weight * q + old_visits * (child_after - child_before) +
+              child_after) /
+             static_cast<float>(weight + 1);
+    };
+    for (int k = 0; k < players; ++k) {
+      change.after.win[k] =
+          step(change.before.win[k], child.before.win[k], child.after.win[k]);
+      change.after.margin[k] =
+          step(change.before.margin[k], child.before.margin[k],
+               child.after.margin[k]);
+    }
+    n.q.Store(change.after, players);
+    n.weight.store(weight + 1, std::memory_order_relaxed);
+  }
+  return change;
+}
+
+void Backup(Graph& graph, const std::vector<PathStep>& path, int players) {
+  if (path.empty()) return;
+  const PathStep& last = path.back();
+  const NodeId leaf = graph.edges(graph.node(last.node))[last.edge].child.load(
+      std::memory_order_acquire);
+  ValueChange change;
+  change.before = change.after = graph.node(leaf).q.Load(players);
+  for (auto it = path.rbegin(); it != path.rend(); ++it) {
+    change = AddVisit(graph, graph.node(it->node), it->edge, change, players);
   }
 }
 
@@ -73,7 +132,7 @@ void UpdateNode(Graph& graph, Node& n, int players) {
   Edge* e = graph.edges(n);
   const int count = EdgesToRead(n, false);
   Value sum = n.eval;
-  double weight = 1;
+  int32_t weight = 1;
   // An untried edge has no child: nothing decided there yet.
   bool all_decided = count == n.num_edges.load(std::memory_order_relaxed);
   bool all_exact = all_decided, sure_win = false;
@@ -93,6 +152,8 @@ void UpdateNode(Graph& graph, Node& n, int players) {
       continue;
     }
     const Value v = c.q.Load(players);
+    const float u = v.Utility(p);
+    RefreshUtility(e[i], u);
     for (int k = 0; k < players; ++k) {
       sum.win[k] += visits * v.win[k];
       sum.margin[k] += visits * v.margin[k];
@@ -103,7 +164,6 @@ void UpdateNode(Graph& graph, Node& n, int players) {
       continue;
     }
     all_exact = all_exact && proof == Proof::kExact;
-    const float u = v.Utility(p);
     if (SureWin(v, p) && (!sure_win || u > best_utility)) {
       sure_win = true;
       best = v, best_utility = u;
@@ -111,6 +171,7 @@ void UpdateNode(Graph& graph, Node& n, int players) {
       best = v, best_utility = u;
     }
   }
+  n.weight.store(weight, std::memory_order_relaxed);
   if (sure_win || all_decided) {
     n.q.Store(best, players);
     n.proof.store(all_decided && all_exact ? Proof::kExact : Proof::kDecided,

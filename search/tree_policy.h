@@ -27,22 +27,38 @@ inline bool SureWin(const Value& v, int player) {
 
 // The edge of expanded node `n` with the best PUCT score for n's mover:
 //   Q + c_puct * prior * sqrt(1 + sum N) / (1 + N),
-// where N counts visits and pending virtual losses, Q is the child's value
-// (or the edge's first-play value) mixed with the virtual losses. Adds a
-// virtual loss to the chosen edge. Edges must come sorted by first-play
-// value and prior, both non-increasing: then an untried edge never beats the
-// first untried one, and only edges up to that one are read.
+// where N counts visits and pending virtual losses, Q is the edge's utility
+// (the child's value as last backed up, or the first-play value) mixed with
+// the virtual losses. Adds a virtual loss to the chosen edge. Edges must
+// come sorted by first-play value and prior, both non-increasing: then an
+// untried edge never beats the first untried one, and only edges up to that
+// one are read.
 int SelectEdge(Graph& graph, Node& n, double c_puct);
 
 // Recomputes n's value from its own evaluation U and its children's values,
-// weighted by edge visits: Q = (U + sum N*Q_child) / (1 + sum N). Then tries
-// to prove n: a decided child that is a sure win for the mover, or children
-// all decided, decide n (max-n: the mover picks its best child); all exact
-// make n exact. Exact nodes are left alone.
+// weighted by edge visits: Q = (U + sum N*Q_child) / (1 + sum N) (KataGo's
+// graph formula), and refreshes the edges' utilities. Then tries to prove
+// n: a decided child that is a sure win for the mover, or children all
+// decided, decide n (max-n: the mover picks its best child); all exact make
+// n exact. Exact nodes are left alone.
 void UpdateNode(Graph& graph, Node& n, int players);
 
+// A node's value before and after one backup step.
+struct ValueChange {
+  Value before, after;
+};
+
+// Counts one playout through edge `i` of `n`, whose child's value changed
+// as `child` says, and returns how n's value changed. Small nodes, proven
+// children and every 8th visit get the full UpdateNode; otherwise
+// n's value is moved by the child's change alone, in constant time: changes
+// the child got through other parents (transpositions) or that a racing
+// thread overwrote wait for the next full recompute.
+ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
+                     int players);
+
 // Counts the playout on every edge of `path`, removes its virtual losses
-// and updates the nodes from the leaf up.
+// and updates the nodes from the leaf (the last edge's child) up.
 void Backup(Graph& graph, const std::vector<PathStep>& path, int players);
 
 }  // namespace wallgo::search

@@ -30,7 +30,12 @@ class TreePolicyTest : public ::testing::Test {
     const int64_t begin = graph_.AllocateEdges(children.size());
     for (size_t i = 0; i < children.size(); ++i) {
       Edge& e = graph_.edge(begin + i);
-      e.Init(Move::Place(static_cast<int>(i)), 1.0f / children.size(), fpu);
+      // A linked edge shows its child's value, as backup would leave it.
+      const float utility =
+          children[i] == kNoNode
+              ? fpu
+              : graph_.node(children[i]).q.Utility(graph_.node(parent).to_move);
+      e.Init(Move::Place(static_cast<int>(i)), 1.0f / children.size(), utility);
       e.child.store(children[i]);
     }
     Node& n = graph_.node(parent);
@@ -156,6 +161,88 @@ TEST_F(TreePolicyTest, AnUntriedEdgeKeepsTheParentUndecided) {
   graph_.node(root).tried.store(1);  // as if `draw` were not linked yet
   UpdateNode(graph_, graph_.node(root), kPlayers);
   EXPECT_EQ(graph_.node(root).proof.load(), Proof::kNone);
+}
+
+// A root with six children, two visits each, its value recomputed: wide
+// enough for AddVisit's incremental step (weight 13 is no multiple of 8).
+class WideNodeTest : public TreePolicyTest {
+ protected:
+  void SetUp() override {
+    root_ = Add(0, TwoPlayer(0.5f, 0));
+    for (int i = 0; i < 6; ++i) {
+      children_.push_back(Add(1, TwoPlayer(0.1f * (i + 2), i - 3)));
+    }
+    Expand(root_, children_);
+    for (int i = 0; i < 6; ++i) EdgeOf(root_, i).visits.store(2);
+    UpdateNode(graph_, graph_.node(root_), kPlayers);
+    ASSERT_EQ(graph_.node(root_).weight.load(), 13);
+  }
+  // Gives child `i` a new value and backs one playout up through it.
+  ValueChange VisitWithNewValue(int i, const Value& v) {
+    Node& child = graph_.node(children_[i]);
+    ValueChange change{child.q.Load(kPlayers), v};
+    child.q.Store(v, kPlayers);
+    EdgeOf(root_, i).virtual_loss.store(1);
+    return AddVisit(graph_, graph_.node(root_), i, change, kPlayers);
+  }
+
+  NodeId root_ = kNoNode;
+  std::vector<NodeId> children_;
+};
+
+TEST_F(WideNodeTest, IncrementalStepGivesTheFullRecomputesValue) {
+  const Value before = graph_.node(root_).q.Load(kPlayers);
+  const ValueChange change = VisitWithNewValue(2, TwoPlayer(0.9f, 12));
+  EXPECT_EQ(change.before.win[0], before.win[0]);
+  EXPECT_EQ(graph_.node(root_).weight.load(), 14);
+  EXPECT_EQ(EdgeOf(root_, 2).visits.load(), 3);
+  EXPECT_EQ(EdgeOf(root_, 2).virtual_loss.load(), 0);
+  EXPECT_EQ(EdgeOf(root_, 2).utility.load(), TwoPlayer(0.9f, 12).Utility(0));
+  UpdateNode(graph_, graph_.node(root_), kPlayers);  // the exact formula
+  const Value full = graph_.node(root_).q.Load(kPlayers);
+  EXPECT_NEAR(change.after.win[0], full.win[0], 1e-6);
+  EXPECT_NEAR(change.after.win[1], full.win[1], 1e-6);
+  EXPECT_NEAR(change.after.margin[0], full.margin[0], 1e-5);
+  EXPECT_NEAR(change.after.margin[1], full.margin[1], 1e-5);
+}
+
+TEST_F(WideNodeTest, ATransposedChildsChangeWaitsForTheNextFullRecompute) {
+  // Child 0 gains value through another parent: this root's edge and value
+  // do not see it at once...
+  graph_.node(children_[0]).q.Store(TwoPlayer(1.0f, 20), kPlayers);
+  const float stale = EdgeOf(root_, 0).utility.load();
+  VisitWithNewValue(1, graph_.node(children_[1]).q.Load(kPlayers));
+  EXPECT_EQ(EdgeOf(root_, 0).utility.load(), stale);
+  // ...until the visit that finds weight 16 recomputes the root in full.
+  VisitWithNewValue(1, graph_.node(children_[1]).q.Load(kPlayers));
+  VisitWithNewValue(1, graph_.node(children_[1]).q.Load(kPlayers));
+  EXPECT_EQ(graph_.node(root_).weight.load(), 16);
+  EXPECT_EQ(EdgeOf(root_, 0).utility.load(), stale);
+  VisitWithNewValue(1, graph_.node(children_[1]).q.Load(kPlayers));
+  EXPECT_EQ(graph_.node(root_).weight.load(), 17);
+  EXPECT_EQ(EdgeOf(root_, 0).utility.load(), TwoPlayer(1.0f, 20).Utility(0));
+  const float expected =
+      (0.5f + 2 * 1.0f + 6 * 0.3f + 2 * (0.4f + 0.5f + 0.6f + 0.7f)) / 17;
+  EXPECT_NEAR(graph_.node(root_).q.Load().win[0], expected, 1e-6);
+}
+
+TEST_F(WideNodeTest, AProvenChildDecidesTheParentAtOnce) {
+  graph_.node(children_[4]).proof.store(Proof::kExact);
+  VisitWithNewValue(4, TwoPlayer(1.0f, 7));
+  EXPECT_EQ(graph_.node(root_).proof.load(), Proof::kDecided);
+  EXPECT_EQ(graph_.node(root_).q.Load().margin[0], 7.0f);
+  // Later visits elsewhere leave the decided value alone (no averaging).
+  VisitWithNewValue(1, TwoPlayer(0.2f, -4));
+  EXPECT_EQ(graph_.node(root_).proof.load(), Proof::kDecided);
+  EXPECT_EQ(graph_.node(root_).q.Load().win[0], 1.0f);
+  EXPECT_EQ(graph_.node(root_).q.Load().margin[0], 7.0f);
+}
+
+TEST_F(WideNodeTest, SelectionFollowsTheEdgesUtility) {
+  // Equal priors and visits: the edge whose utility rose is chosen.
+  VisitWithNewValue(3, TwoPlayer(0.95f, 5));
+  for (int i = 0; i < 6; ++i) EdgeOf(root_, i).visits.store(3);
+  EXPECT_EQ(SelectEdge(graph_, graph_.node(root_), 0.1), 3);
 }
 
 }  // namespace
