@@ -29,11 +29,12 @@ TimePlan ClockPlan(const SearchOptions& options, const Limits& limits,
   clock_only.movetime_s = 0;
   const double soft = MoveTimeBudget(clock_only, limits, pos);
   const Clock& clock = limits.clock;
-  double hard = soft;
-  if (!clock.in_byo) {
-    hard = std::max(soft,
-                    std::min(kMaxStretch * soft, kMaxMainShare * clock.main_s));
-  }
+  // Only main time carries over from move to move: in byo-yomi a move that
+  // stops early saves nothing, and one that stretches overruns its period.
+  const bool main_time_left = !clock.in_byo && clock.main_s > 0;
+  if (!main_time_left) return {soft, soft, false};
+  const double hard = std::max(
+      soft, std::min(kMaxStretch * soft, kMaxMainShare * clock.main_s));
   return {soft, hard, true};
 }
 

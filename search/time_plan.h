@@ -11,7 +11,7 @@ namespace wallgo::search {
 struct TimePlan {
   double soft_s;  // stop here unless the best moves are close
   double hard_s;  // never think longer
-  bool flexible;  // clock play: may stretch to hard_s or stop early
+  bool flexible;  // main time left: may stretch to hard_s or stop early
 };
 
 // A clock and a move time together: whichever allows less. `default_s` is
