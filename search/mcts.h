@@ -33,9 +33,6 @@ struct MctsConfig {
   // Chooses the final move among candidates with probability proportional
   // to visits^(1/temperature) (0 = always the best): weaker, human-like play.
   double move_temperature = 0;
-  // Extends the thinking time up to this factor of the planned time when
-  // the best two moves are close (clock play only).
-  double max_extension = 2.5;
 };
 
 class MctsSearcher : public Searcher {

@@ -1,6 +1,7 @@
 // How long one search may think: a planned (soft) time, a hard limit never
 // crossed, and whether the search may stretch the plan when the position is
-// critical (clock play) or cut it short when the choice is obvious.
+// critical or cut it short when the choice is obvious (only while main time
+// is left: see PlanTime).
 #pragma once
 
 #include "engine/position.h"
@@ -21,7 +22,7 @@ TimePlan PlanTime(const SearchOptions& options, const Limits& limits,
                   const Position& pos, double default_s);
 
 // Whether a search at `elapsed_s` should stop: past the hard limit, or past
-// the planned time unless `unclear`, or (clock play) halfway with an
+// the planned time unless `unclear`, or (flexible plans) halfway with an
 // `obvious` best move.
 bool ShouldStop(const TimePlan& plan, double elapsed_s, bool unclear,
                 bool obvious);

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <thread>
+#include <utility>
 
 #include "absl/strings/string_view.h"
 #include "engine/movegen.h"
@@ -205,16 +206,23 @@ TEST(MctsTest, ReusesWithoutCompactingWhileThereIsRoom) {
   EXPECT_GE(r.second.info.nodes, r.first.info.nodes);  // nothing reclaimed
 }
 
+// A search of `pos` under `limits`, and the wall-clock seconds it took.
+std::pair<SearchResult, double> TimedSearch(MctsSearcher& searcher,
+                                            const Position& pos,
+                                            const Limits& limits) {
+  const auto start = std::chrono::steady_clock::now();
+  SearchResult r = searcher.Search(pos, limits, nullptr, 0);
+  return {std::move(r), std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count()};
+}
+
 TEST(MctsTest, KeepsToTheMoveTime) {
   const Position pos = BenchStart(BenchPositions()[0]);
   SearchOptions o = Options(0);
   o.movetime_s = 0.3;
   MctsSearcher searcher(o);
-  const auto start = std::chrono::steady_clock::now();
-  const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
-  const double took =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  const auto [r, took] = TimedSearch(searcher, pos, Limits{});
   // The search stops itself at 0.285 s; the slack only absorbs a loaded
   // machine's scheduling (a starved process was seen to lose 0.7 s).
   EXPECT_LE(took, 0.3 + 0.2);
@@ -227,12 +235,7 @@ TEST(MctsTest, KeepsToTheClock) {
   MctsSearcher searcher(Options(0));
   Limits limits;
   limits.clock.main_s = 3;
-  const auto start = std::chrono::steady_clock::now();
-  searcher.Search(pos, limits, nullptr, 0);
-  const double took =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  EXPECT_LT(took, 3 * 0.4 + 0.05);
+  EXPECT_LT(TimedSearch(searcher, pos, limits).second, 3 * 0.4 + 0.05);
 }
 
 TEST(MctsTest, ClockWinsOverALongerMoveTime) {
@@ -242,12 +245,7 @@ TEST(MctsTest, ClockWinsOverALongerMoveTime) {
   MctsSearcher searcher(o);
   Limits limits;
   limits.clock.main_s = 0.5;
-  const auto start = std::chrono::steady_clock::now();
-  searcher.Search(pos, limits, nullptr, 0);
-  const double took =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  EXPECT_LT(took, 0.5 * 0.4 + 0.05);
+  EXPECT_LT(TimedSearch(searcher, pos, limits).second, 0.5 * 0.4 + 0.05);
 }
 
 TEST(MctsTest, ReportsCandidatesBestFirstWithPv) {
