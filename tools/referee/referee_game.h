@@ -7,12 +7,19 @@
 #include <memory>
 #include <vector>
 
-#include "tools/engine_process.h"
-#include "tools/options.h"
-#include "tools/records.h"
-#include "tools/schedule.h"
+#include "tools/client/engine_process.h"
+#include "tools/referee/options.h"
+#include "tools/referee/records.h"
+#include "tools/referee/schedule.h"
 
 namespace wallgo::referee {
+
+// The referee speaks to engines through the shared client.
+using client::EngineLog;
+using client::EngineProcess;
+using client::Fault;
+using client::Reply;
+using client::SteadyClock;
 
 // The engine processes of one worker, started on demand and restarted after
 // a fault; each game reuses the running ones (with `newgame`).

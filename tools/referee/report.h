@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/records.h"
-#include "tools/stats.h"
+#include "tools/referee/records.h"
+#include "tools/referee/stats.h"
 
 namespace wallgo::referee {
 

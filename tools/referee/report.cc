@@ -1,4 +1,4 @@
-#include "tools/report.h"
+#include "tools/referee/report.h"
 
 #include <algorithm>
 #include <cmath>

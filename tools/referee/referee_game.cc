@@ -1,4 +1,4 @@
-#include "tools/referee_game.h"
+#include "tools/referee/referee_game.h"
 
 #include <optional>
 

@@ -1,13 +1,13 @@
-#include "tools/replay.h"
+#include "tools/referee/replay.h"
 
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "engine/game.h"
 #include "engine/notation.h"
-#include "tools/records.h"
-#include "tools/report.h"
-#include "tools/schedule.h"
+#include "tools/referee/records.h"
+#include "tools/referee/report.h"
+#include "tools/referee/schedule.h"
 
 namespace wallgo::referee {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/schedule.h"
+#include "tools/referee/schedule.h"
 
 #include <fstream>
 

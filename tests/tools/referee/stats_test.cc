@@ -1,6 +1,6 @@
 // The match statistics against values worked out by hand from the formulas
 // in the README (the arithmetic is in the comments).
-#include "tools/stats.h"
+#include "tools/referee/stats.h"
 
 #include <cmath>
 

@@ -10,8 +10,8 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
-#include "tools/match.h"
-#include "tools/schedule.h"
+#include "tools/referee/match.h"
+#include "tools/referee/schedule.h"
 
 namespace wallgo::referee {
 namespace {

@@ -23,12 +23,12 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
-#include "tools/cli.h"
-#include "tools/match.h"
-#include "tools/records.h"
-#include "tools/replay.h"
-#include "tools/report.h"
-#include "tools/schedule.h"
+#include "tools/referee/cli.h"
+#include "tools/referee/match.h"
+#include "tools/referee/records.h"
+#include "tools/referee/replay.h"
+#include "tools/referee/report.h"
+#include "tools/referee/schedule.h"
 
 namespace wallgo::referee {
 namespace {

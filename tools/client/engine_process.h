@@ -1,4 +1,4 @@
-// An engine as a child process spoken to over pipes with the text protocol's
+// An engine as a child process (shared by the referee and the GUI) spoken to over pipes with the text protocol's
 // framing (PROTOCOL.md), with a deadline on every exchange. The referee trusts
 // no engine: every way an engine can misbehave (exit, close its output, stay
 // silent, print lines that are not answers, answer another command's id) is
@@ -18,7 +18,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace wallgo::referee {
+namespace wallgo::client {
 
 using SteadyClock = std::chrono::steady_clock;
 
@@ -99,4 +99,4 @@ class EngineProcess {
   std::thread drainer_;
 };
 
-}  // namespace wallgo::referee
+}  // namespace wallgo::client

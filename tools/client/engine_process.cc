@@ -1,4 +1,4 @@
-#include "tools/engine_process.h"
+#include "tools/client/engine_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -15,7 +15,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
-namespace wallgo::referee {
+namespace wallgo::client {
 namespace {
 
 // A line longer than this is garbage, not an answer.
@@ -331,4 +331,4 @@ void EngineProcess::CloseFds() {
   }
 }
 
-}  // namespace wallgo::referee
+}  // namespace wallgo::client

@@ -1,4 +1,4 @@
-#include "tools/match.h"
+#include "tools/referee/match.h"
 
 #include <algorithm>
 #include <deque>
@@ -10,10 +10,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "tools/engine_process.h"
-#include "tools/referee_game.h"
-#include "tools/report.h"
-#include "tools/schedule.h"
+#include "tools/client/engine_process.h"
+#include "tools/referee/referee_game.h"
+#include "tools/referee/report.h"
+#include "tools/referee/schedule.h"
 
 namespace wallgo::referee {
 namespace {

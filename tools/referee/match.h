@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tools/options.h"
-#include "tools/records.h"
-#include "tools/stats.h"
+#include "tools/referee/options.h"
+#include "tools/referee/records.h"
+#include "tools/referee/stats.h"
 
 namespace wallgo::referee {
 

@@ -1,4 +1,4 @@
-#include "tools/cli.h"
+#include "tools/referee/cli.h"
 
 #include <fstream>
 #include <set>
@@ -9,10 +9,10 @@
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
 #include "engine/notation.h"
-#include "tools/match.h"
-#include "tools/records.h"
-#include "tools/replay.h"
-#include "tools/report.h"
+#include "tools/referee/match.h"
+#include "tools/referee/records.h"
+#include "tools/referee/replay.h"
+#include "tools/referee/report.h"
 
 namespace wallgo::referee {
 namespace po = boost::program_options;

@@ -1,4 +1,4 @@
-#include "tools/stats.h"
+#include "tools/referee/stats.h"
 
 #include <cmath>
 #include <limits>

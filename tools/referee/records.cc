@@ -1,4 +1,4 @@
-#include "tools/records.h"
+#include "tools/referee/records.h"
 
 #include <unistd.h>
 

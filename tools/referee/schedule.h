@@ -10,7 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/position.h"
-#include "tools/options.h"
+#include "tools/referee/options.h"
 
 namespace wallgo::referee {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tools/options.h"
+#include "tools/referee/options.h"
 
 namespace wallgo::referee {
 

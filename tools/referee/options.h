@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/types.h"
-#include "tools/stats.h"
+#include "tools/referee/stats.h"
 
 namespace wallgo::referee {
 
