@@ -241,8 +241,9 @@ TEST(MctsTest, KeepsToTheClock) {
 TEST(MctsTest, ClockWinsOverALongerMoveTime) {
   const Position pos = BenchStart(BenchPositions()[5]);
   SearchOptions o = Options(0);
-  o.movetime_s = 1;  // the protocol's default
-  MctsSearcher searcher(o);
+  o.movetime_s = 1;
+  o.movetime_set = true;  // the user's: it caps the clock, but a shorter
+  MctsSearcher searcher(o);  // clock still wins
   Limits limits;
   limits.clock.main_s = 0.5;
   EXPECT_LT(TimedSearch(searcher, pos, limits).second, 0.5 * 0.4 + 0.05);
