@@ -10,6 +10,7 @@
 #include <cmath>
 #include <ctime>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -32,7 +33,7 @@ namespace {
 struct Side {
   int level = 10;
   int64_t visits = 0;
-  bool uniform_priors = false;
+  std::string prior = "grouped";  // grouped, child or uniform
   MctsConfig config;  // all but max_visits and move_temperature (the level's)
 };
 
@@ -61,7 +62,16 @@ std::unique_ptr<Searcher> MakeSide(const Side& side, const MatchOptions& m,
   const MctsConfig level = LevelConfig(side.level);
   config.max_visits = level.max_visits;
   config.move_temperature = level.move_temperature;
-  config.eval_priors = !side.uniform_priors;
+  const std::map<std::string, PriorKind> kinds = {
+      {"grouped", PriorKind::kGrouped},
+      {"child", PriorKind::kChildEval},
+      {"uniform", PriorKind::kUniform}};
+  const auto kind = kinds.find(side.prior);
+  if (kind == kinds.end()) {
+    throw po::error("prior must be grouped, child or uniform, not " +
+                    side.prior);
+  }
+  config.classic.prior = kind->second;
   return std::make_unique<MctsSearcher>(o, config);
 }
 
@@ -139,6 +149,14 @@ void RunBenchMode(const SearchOptions& o) {
       r.visits_per_second);
 }
 
+// Memory a node takes with its edges and table slots (every node has edges).
+double BytesPerNode(const GraphStats& g) {
+  if (g.nodes == 0) return 0;
+  const double slot_bytes = 4.0 * 4;  // the table has up to 4 slots a node
+  return sizeof(Node) + slot_bytes +
+         static_cast<double>(g.edges) * sizeof(search::Edge) / g.nodes;
+}
+
 // Playouts per second from the start and from a middle-game bench position.
 void RunSpeed(const SearchOptions& o, const std::string& where) {
   for (int index : {0, 5}) {
@@ -153,7 +171,8 @@ void RunSpeed(const SearchOptions& o, const std::string& where) {
     std::cout << absl::StrFormat(
         "%s: threads %d, %d playouts in %.2f s = %.0f playouts/s (%.2f CPU s, "
         "%.0f playouts per CPU s), %d nodes, %.1f per playout, "
-        "best %s; graph: %d/%d nodes, %d/%d edges, %d MB\n",
+        "best %s; graph: %d/%d nodes, %d/%d edges, %d MB, %.0f bytes a node, "
+        "%d recyclings\n",
         index == 0 ? "start" : "middle", o.threads, r.info.total_visits,
         r.info.elapsed_s, r.info.total_visits / r.info.elapsed_s, cpu_s,
         r.info.total_visits / cpu_s, r.info.nodes,
@@ -162,7 +181,8 @@ void RunSpeed(const SearchOptions& o, const std::string& where) {
         MoveName(r.best), searcher.graph_stats().nodes,
         searcher.graph_stats().node_capacity, searcher.graph_stats().edges,
         searcher.graph_stats().edge_capacity,
-        searcher.graph_stats().bytes >> 20);
+        searcher.graph_stats().bytes >> 20,
+        BytesPerNode(searcher.graph_stats()), searcher.last_recycles());
   }
 }
 
@@ -175,15 +195,20 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
                      "level")(flag("visits").c_str(),
                               po::value(&side.visits)->default_value(0),
                               "playouts a move (0: by time)")(
-      flag("uniform").c_str(), po::bool_switch(&side.uniform_priors),
-      "uniform priors")(
+      flag("prior").c_str(), po::value(&side.prior)->default_value(side.prior),
+      "priors: grouped, child (every child evaluated) or uniform")(
+      flag("fpu").c_str(),
+      po::value(&c.fpu_reduction)->default_value(c.fpu_reduction),
+      "first play urgency: parent's value minus this")(
       flag("playout-moves").c_str(),
-      po::value(&c.playout_moves)->default_value(c.playout_moves),
+      po::value(&c.classic.playout_moves)
+          ->default_value(c.classic.playout_moves),
       "random moves before a leaf evaluation")(
       flag("cpuct").c_str(), po::value(&c.c_puct)->default_value(c.c_puct),
       "PUCT exploration")(
       flag("prior-temp").c_str(),
-      po::value(&c.prior_temperature)->default_value(c.prior_temperature),
+      po::value(&c.classic.prior_temperature)
+          ->default_value(c.classic.prior_temperature),
       "prior softmax temperature");
 }
 
