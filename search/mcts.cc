@@ -341,10 +341,13 @@ class MctsSearcher::Run {
     RankByPrior(moves.size(), allocated + size, t);
     const int64_t begin = graph_.AllocateEdges(size);
     if (begin < 0) return false;
-    // Untried moves are all worth the parent's evaluation less a margin,
-    // so that prior order is also selection order (tree_policy.h).
-    const float fpu = n.eval.Utility(n.to_move) -
-                      static_cast<float>(config_.fpu_reduction);
+    // First play urgency (MctsConfig::fpu_prior_scale), relative to the
+    // node's best prior: its first edge's, or the best of these moves.
+    const float best_prior = std::max(
+        allocated > 0 ? graph_.edge(n, 0).prior : t.priors[t.order[0]],
+        std::numeric_limits<float>::min());
+    const float base = n.eval.Utility(n.to_move) -
+                       static_cast<float>(config_.fpu_reduction);
     int k = 0;
     for (int r = 0; r < moves.size() && k < size; ++r) {
       const int i = t.order[r];
@@ -352,7 +355,11 @@ class MctsSearcher::Run {
       for (int j = 0; j < allocated && !has_edge; ++j) {
         has_edge = graph_.edge(n, j).move == moves[i];
       }
-      if (!has_edge) graph_.edge(begin + k++).Init(moves[i], t.priors[i], fpu);
+      if (has_edge) continue;
+      const float odds = std::max(t.priors[i], 1e-30f) / best_prior;
+      const float fpu =
+          base + static_cast<float>(config_.fpu_prior_scale) * std::log(odds);
+      graph_.edge(begin + k++).Init(moves[i], t.priors[i], fpu);
     }
     graph_.AttachChunk(n, chunk, begin, allocated + k);
     return true;

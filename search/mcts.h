@@ -24,9 +24,15 @@ struct MctsConfig {
   // The classic evaluator's knobs (prior kind, temperature, random moves).
   // Measured: temperature 0.1 beat 0.05 (65%) and 0.2 beat 0.1 (67.5%).
   ClassicEvaluatorConfig classic;
-  // A move not tried yet is worth its parent's evaluation minus this (the
-  // first play urgency), for the mover.
-  double fpu_reduction = 0.2;
+  // A move not tried yet (first play urgency, for the mover) is worth its
+  // parent's evaluation, less fpu_reduction, plus fpu_prior_scale *
+  // log(prior / best prior): with the classic prior (a softmax of child
+  // utilities at temperature 0.2) that is the child's own evaluation, as
+  // the search had when it evaluated every child; a policy's log odds play
+  // the same part. It falls with the prior, so prior order stays
+  // selection order (tree_policy.h).
+  double fpu_reduction = 0.0;
+  double fpu_prior_scale = 0.2;
   // Build a node's first edges when it is created rather than when a playout
   // passes it again: for an evaluator whose priors come with the value (a
   // network); the classic one computes priors apart, and half the nodes

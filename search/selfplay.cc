@@ -5,15 +5,20 @@
 //   wallgo-selfplay --mode match --a 10 --b 2 --games 20 --movetime 0.2
 //   wallgo-selfplay --mode bench
 //   wallgo-selfplay --mode speed --threads 2 --movetime 5
+//   wallgo-selfplay --mode curve --threads 2 --hash 256 --seconds 600
 #include <array>
 #include <bit>
 #include <cmath>
+#include <chrono>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
+#include <thread>
 
 #include "absl/strings/str_format.h"
 #include "boost/program_options.hpp"
@@ -186,6 +191,72 @@ void RunSpeed(const SearchOptions& o, const std::string& where) {
   }
 }
 
+// Counts the leaves the search creates (value-only evaluations).
+class LeafCounter : public Evaluator {
+ public:
+  Value Evaluate(const Position& pos, std::span<const Move> moves,
+                 std::span<float> priors) const override {
+    if (moves.empty()) leaves.fetch_add(1, std::memory_order_relaxed);
+    return inner_.Evaluate(pos, moves, priors);
+  }
+  mutable std::atomic<int64_t> leaves{0};
+
+ private:
+  ClassicEvaluator inner_;
+};
+
+// The process's resident memory now and at its peak, in MB (Linux).
+std::pair<double, double> ResidentMb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  double rss = 0, peak = 0;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) rss = std::stod(line.substr(6)) / 1024;
+    if (line.rfind("VmHWM:", 0) == 0) peak = std::stod(line.substr(6)) / 1024;
+  }
+  return {rss, peak};
+}
+
+// A long analysis of the issue-11 position (c3 e3 c5 e5 played) and its
+// curve every `interval_s`: time, playouts, nodes created and in the
+// graph, the best move's PV length and win rate, resident memory.
+void RunCurve(const SearchOptions& o, double seconds, double interval_s) {
+  Game game = *Game::New(Rules{});
+  for (const char* text : {"c3", "e3", "c5", "e5"}) {
+    const Move move = *ParseMove(text);
+    (void)game.Play(game.position().to_move(), move);
+  }
+  auto counter = std::make_shared<LeafCounter>();
+  MctsConfig config;
+  config.evaluator = counter;
+  MctsSearcher searcher(o, config);
+  Limits limits;
+  limits.infinite = true;
+  std::thread stopper([&searcher, seconds] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    searcher.Stop();
+  });
+  std::cout << "seconds playouts created_nodes graph_nodes pv_length best "
+               "winrate rss_mb peak_rss_mb\n";
+  double next = interval_s;
+  searcher.Search(
+      game.position(), limits,
+      [&](const SearchInfo& info) {
+        if (info.elapsed_s < next || info.candidates.empty()) return;
+        next += interval_s;
+        const auto [rss, peak] = ResidentMb();
+        const Candidate& best = info.candidates.front();
+        std::cout << absl::StrFormat(
+                         "%.1f %d %d %d %d %s %.3f %.0f %.0f", info.elapsed_s,
+                         info.total_visits, counter->leaves.load(), info.nodes,
+                         best.pv.size(), MoveName(best.move), best.winrate,
+                         rss, peak)
+                  << std::endl;
+      },
+      0.05);
+  stopper.join();
+}
+
 // The options of one side, named "<name>-...", plus "<name>" for its level.
 void AddSideOptions(po::options_description& desc, const std::string& name,
                     Side& side, int level) {
@@ -200,6 +271,9 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
       flag("fpu").c_str(),
       po::value(&c.fpu_reduction)->default_value(c.fpu_reduction),
       "first play urgency: parent's value minus this")(
+      flag("fpu-prior").c_str(),
+      po::value(&c.fpu_prior_scale)->default_value(c.fpu_prior_scale),
+      "first play urgency: plus this times log(prior / best prior)")(
       flag("playout-moves").c_str(),
       po::value(&c.classic.playout_moves)
           ->default_value(c.classic.playout_moves),
@@ -216,12 +290,13 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
 
 int main(int argc, char** argv) {
   std::string mode = "match", rules_text = "players=2", speed_at = "both";
+  double curve_s = 60, curve_every_s = 5;
   MatchOptions m;
   SearchOptions o;
   po::options_description desc("wallgo-selfplay options");
   desc.add_options()("help", "this text")(
       "mode", po::value(&mode)->default_value("match"),
-      "match, bench or speed")("at",
+      "match, bench, speed or curve")("at",
                                po::value(&speed_at)->default_value("both"),
                                "speed from: start, middle or both")(
       "rules", po::value(&rules_text)->default_value("players=2"), "rules")(
@@ -233,7 +308,10 @@ int main(int argc, char** argv) {
       "hash", po::value(&m.hash_mb)->default_value(64), "MB per searcher")(
       "visits", po::value(&o.visits)->default_value(0), "visits (bench)")(
       "level", po::value(&o.level)->default_value(10), "level (bench)")(
-      "seed", po::value(&m.seed)->default_value(1), "seed");
+      "seed", po::value(&m.seed)->default_value(1), "seed")(
+      "seconds", po::value(&curve_s)->default_value(60), "curve: length")(
+      "interval", po::value(&curve_every_s)->default_value(5),
+      "curve: seconds between lines");
   AddSideOptions(desc, "a", m.a, 10);
   AddSideOptions(desc, "b", m.b, 2);
   po::variables_map vm;
@@ -257,6 +335,8 @@ int main(int argc, char** argv) {
     RunBenchMode(o);
   } else if (mode == "speed") {
     RunSpeed(o, speed_at);
+  } else if (mode == "curve") {
+    RunCurve(o, curve_s, curve_every_s);
   } else {
     RunMatch(m);
   }
