@@ -76,17 +76,27 @@ void ClassicEvaluator::ChildUtilities(const Position& pos,
     for (int i = 0; i < count; ++i) utility[i] = ChildUtility(pos, moves[i]);
     return;
   }
-  // kGrouped: the first move of each group stands for the group. Moves of
-  // a group come out of GenerateMoves together; were they not, a group
-  // would only be split (more evaluations, same kind of prior).
+  // kGrouped: the first move of each group stands for the group. Groups are
+  // found through a small open-addressing table: GenerateMoves lists the
+  // moves side by side, not destination by destination.
   std::array<int, MoveList::kCapacity> group_of, leader;
+  constexpr int kSlots = 2 * MoveList::kCapacity;  // a power of two
+  std::array<int16_t, kSlots> slot;
+  slot.fill(-1);
   int groups = 0;
   for (int i = 0; i < count; ++i) {
-    if (groups == 0 || !SameGroup(moves[leader[groups - 1]], moves[i])) {
-      leader[groups++] = i;
-      utility[i] = ChildUtility(pos, moves[i]);
+    const Move m = moves[i];
+    const unsigned key = (static_cast<unsigned>(m.kind) * 64u + m.from) * 64u + m.to;
+    unsigned h = (key * 2654435761u) >> 23 & (kSlots - 1);
+    while (slot[h] >= 0 && !SameGroup(moves[leader[slot[h]]], m)) {
+      h = (h + 1) & (kSlots - 1);
     }
-    group_of[i] = groups - 1;
+    if (slot[h] < 0) {
+      slot[h] = static_cast<int16_t>(groups);
+      leader[groups++] = i;
+      utility[i] = ChildUtility(pos, m);
+    }
+    group_of[i] = slot[h];
   }
   for (int i = 0; i < count; ++i) utility[i] = utility[leader[group_of[i]]];
   // The best groups get every wall evaluated on its own.

@@ -191,15 +191,17 @@ void RunSpeed(const SearchOptions& o, const std::string& where) {
   }
 }
 
-// Counts the leaves the search creates (value-only evaluations).
+// Counts the leaves the search creates (value-only evaluations) and the
+// prior requests (expansions and added chunks).
 class LeafCounter : public Evaluator {
  public:
   Value Evaluate(const Position& pos, std::span<const Move> moves,
                  std::span<float> priors) const override {
-    if (moves.empty()) leaves.fetch_add(1, std::memory_order_relaxed);
+    (moves.empty() ? leaves : prior_calls)
+        .fetch_add(1, std::memory_order_relaxed);
     return inner_.Evaluate(pos, moves, priors);
   }
-  mutable std::atomic<int64_t> leaves{0};
+  mutable std::atomic<int64_t> leaves{0}, prior_calls{0};
 
  private:
   ClassicEvaluator inner_;
@@ -237,7 +239,7 @@ void RunCurve(const SearchOptions& o, double seconds, double interval_s) {
     searcher.Stop();
   });
   std::cout << "seconds playouts created_nodes graph_nodes pv_length best "
-               "winrate rss_mb peak_rss_mb\n";
+               "winrate rss_mb peak_rss_mb prior_calls\n";
   double next = interval_s;
   searcher.Search(
       game.position(), limits,
@@ -247,10 +249,11 @@ void RunCurve(const SearchOptions& o, double seconds, double interval_s) {
         const auto [rss, peak] = ResidentMb();
         const Candidate& best = info.candidates.front();
         std::cout << absl::StrFormat(
-                         "%.1f %d %d %d %d %s %.3f %.0f %.0f", info.elapsed_s,
-                         info.total_visits, counter->leaves.load(), info.nodes,
-                         best.pv.size(), MoveName(best.move), best.winrate,
-                         rss, peak)
+                         "%.1f %d %d %d %d %s %.3f %.0f %.0f %d",
+                         info.elapsed_s, info.total_visits,
+                         counter->leaves.load(), info.nodes, best.pv.size(),
+                         MoveName(best.move), best.winrate, rss, peak,
+                         counter->prior_calls.load())
                   << std::endl;
       },
       0.05);
