@@ -38,7 +38,7 @@ namespace {
 struct Side {
   int level = 10;
   int64_t visits = 0;
-  std::string prior = "grouped";  // grouped, child or uniform
+  std::string prior = "child";  // child, grouped or uniform
   MctsConfig config;  // all but max_visits and move_temperature (the level's)
 };
 
@@ -270,7 +270,7 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
                               po::value(&side.visits)->default_value(0),
                               "playouts a move (0: by time)")(
       flag("prior").c_str(), po::value(&side.prior)->default_value(side.prior),
-      "priors: grouped, child (every child evaluated) or uniform")(
+      "priors: child (every child evaluated), grouped or uniform")(
       flag("fpu").c_str(),
       po::value(&c.fpu_reduction)->default_value(c.fpu_reduction),
       "first play urgency: parent's value minus this")(

@@ -81,6 +81,7 @@ TEST(ClassicEvaluatorTest, AFinishedGameIsValuedByTheRules) {
 
 TEST(ClassicEvaluatorTest, GroupedPriorsShareOneEvaluationPerDestination) {
   ClassicEvaluatorConfig grouped;
+  grouped.prior = PriorKind::kGrouped;
   grouped.refined_groups = 2;
   const Priors p = Ask(ClassicEvaluator(grouped), Middle());
   ClassicEvaluatorConfig child;
