@@ -626,6 +626,7 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
   ThreadState main_state;
   if (!run.PrepareRoot(main_state)) {
     graph_->Clear();  // not even the root fits next to the kept graph
+    main_state.spare = kNoNode;
     run.PrepareRoot(main_state);
   }
   std::vector<std::thread> workers;
