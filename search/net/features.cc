@@ -121,10 +121,10 @@ void ExtractFeatures(const Position& pos, Features& out) {
   EmitRace(out, kAllCells & ~owned_any & ~reached, kRaceNobody);
 
   const WallMasks& walls = pos.walls();
-  EmitCells(out, walls.north, kWallBase, 1);  // north edge of cell c: c < 42
-  for (Bitboard east = walls.east; east != 0; east = PopLowest(east)) {
-    const int cell = LowestCell(east);
-    Emit(out, kWallBase + 42 + cell - RowOf(cell));  // row * 6 + col
+  for (const bool east : {false, true}) {
+    for (Bitboard b = east ? walls.east : walls.north; b != 0; b = PopLowest(b)) {
+      Emit(out, WallFeature({static_cast<uint8_t>(LowestCell(b)), east}));
+    }
   }
 
   const Rules& rules = pos.rules();

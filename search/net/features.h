@@ -59,6 +59,12 @@ inline constexpr int kNoPolicyIndex = kPolicySize;  // contributes 0
 // The policy logits a move's logit is the sum of (kNoPolicyIndex: none).
 std::array<uint16_t, 3> PolicyIndices(Move move);
 
+// The feature of a wall on `edge`: north edges of rows 1-6 first (the
+// edge's cell index), then east edges of columns a-f (row * 6 + column).
+constexpr int WallFeature(Edge edge) {
+  return kWallBase + (edge.east ? 42 + edge.cell - RowOf(edge.cell) : edge.cell);
+}
+
 // The slot of `colour` when `mover` is to move in a game of `players`.
 constexpr int SlotOf(int colour, int mover, int players) {
   return (colour - mover + players) % players;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Reproduces the network's weights from nothing:
 #   self-play data (wallgo-net generate) -> training examples (features)
-#   -> training and export (train.py) -> engine == trainer (verify)
+#   -> training (train.py; every batch seen through a random board symmetry)
+#   -> export -> engine == trainer (verify)
 #   -> offline measures on held-out games (evaluate).
 #
 #   tools/train/make_weights.sh --out DIR            # the shipped network
@@ -16,7 +17,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 bin=build/bin out= seed=1 games=3000 heldout=300 visits=400 jobs=4
-epochs=10 threads=2 batch=256 policy_every=4 tiny=0
+epochs=6 threads=2 batch=512 policy_every=4 tiny=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --tiny) tiny=1; games=8; heldout=2; visits=24; jobs=2; epochs=6; batch=64
@@ -50,10 +51,12 @@ step "self-play: $games games for training, $heldout held out, $visits visits a 
   --seed $((seed + 1000)) --jobs "$jobs" --quiet
 step "training examples"
 "$net" features --data "$out/train.wgd"
+"$net" symmetries --out "$out/symmetries.json"
 step "training"
 /usr/bin/python3 "$here/train.py" --data "$out/train.wgd" --out "$out/net.wgn" \
   --fixture "$out/net.fixture.json" --summary "$out/summary.json" \
   --seed "$seed" --epochs "$epochs" --batch "$batch" --threads "$threads" \
+  --symmetries "$out/symmetries.json" \
   $([ $tiny = 1 ] && echo --holdout-every 4)
 step "engine == trainer"
 "$net" verify --weights "$out/net.wgn" --fixture "$out/net.fixture.json"

@@ -88,18 +88,41 @@ def ownership_log_probs(owner, players):
     return torch.log_softmax(logits.masked_fill(~present[:, None, :], -1e9), 2)
 
 
-class Batch:
-    """Tensors of a slice of examples (numpy structured array)."""
+class Symmetries:
+    """The board's eight symmetries as permutations of feature indices,
+    policy indices and cells (`wallgo-net symmetries`): the trainer's data
+    augmentation, with no game logic here."""
 
-    def __init__(self, ex):
-        self.features = torch.from_numpy(ex["features"].astype(np.int64))
-        self.num_moves = torch.from_numpy(ex["num_moves"].astype(np.int64))
+    def __init__(self, path):
+        tables = json.load(open(path))
+        self.features = np.array(tables["features"], dtype=np.int64)
+        self.policy = np.array(tables["policy"], dtype=np.int64)
+        # owner'[T(c)] = owner[c]: gather through the inverse permutation.
+        self.inverse_cells = np.argsort(np.array(tables["cells"]), axis=1)
+        if self.features.shape != (8, wd.NUM_FEATURES + 1) or self.policy.shape != (8, wd.POLICY_SIZE + 1):
+            raise ValueError(f"{path}: tables do not fit this trainer")
+
+
+class Batch:
+    """Tensors of a slice of examples (numpy structured array), seen through
+    symmetry `sym` of `symmetries` (none when `symmetries` is None)."""
+
+    def __init__(self, ex, symmetries=None, sym=0):
         m = max(1, int(ex["num_moves"].max()))
-        self.move_index = torch.from_numpy(ex["move_index"][:, :m].astype(np.int64))
+        features = ex["features"].astype(np.int64)
+        move_index = ex["move_index"][:, :m].astype(np.int64)
+        owner = ex["owner"].astype(np.int64)
+        if symmetries is not None and sym != 0:
+            features = symmetries.features[sym][features]
+            move_index = symmetries.policy[sym][move_index]
+            owner = owner[:, symmetries.inverse_cells[sym]]
+        self.features = torch.from_numpy(features)
+        self.num_moves = torch.from_numpy(ex["num_moves"].astype(np.int64))
+        self.move_index = torch.from_numpy(move_index)
         self.visit_share = torch.from_numpy(np.ascontiguousarray(ex["visit_share"][:, :m]))
         self.win = torch.from_numpy(np.ascontiguousarray(ex["win"]))
         self.score = torch.from_numpy(np.ascontiguousarray(ex["score"])) / SCORE_SCALE
-        self.owner = torch.from_numpy(ex["owner"].astype(np.int64))
+        self.owner = torch.from_numpy(owner)
         self.players = torch.from_numpy(ex["players"].astype(np.int64))
 
 
@@ -213,13 +236,15 @@ def main():
     ap.add_argument("--fixture", help="fixture JSON to write")
     ap.add_argument("--summary", help="JSON summary to write")
     ap.add_argument("--epochs", type=float, default=10)
-    ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--batch", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--weight-decay", type=float, default=1e-5)
     ap.add_argument("--holdout-every", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--fixture-size", type=int, default=8)
+    ap.add_argument("--symmetries", help="augment each batch by a random board symmetry "
+                    "(tables from `wallgo-net symmetries --out FILE`)")
     ap.add_argument("--max-eval", type=int, default=20000, help="examples for the train-loss measure")
     args = ap.parse_args()
 
@@ -229,6 +254,7 @@ def main():
     rng = np.random.default_rng(args.seed)
     start_time = time.time()
 
+    symmetries = Symmetries(args.symmetries) if args.symmetries else None
     examples, origin = load(args.data)
     held = examples["game"] % args.holdout_every == 0
     train, val = examples[~held], examples[held]
@@ -249,18 +275,20 @@ def main():
     order = rng.permutation(len(train))
     pos = 0
     steps_per_report = max(1, steps // 10)
+    val_probe = val[::max(1, len(val) // 4000)]  # progress reports only
     for step in range(steps):
         if pos + args.batch > len(order):
             order, pos = rng.permutation(len(train)), 0
         idx = np.sort(order[pos:pos + args.batch])
         pos += args.batch
-        loss = total(losses(net, Batch(train[idx])))
+        sym = int(rng.integers(8)) if symmetries is not None else 0
+        loss = total(losses(net, Batch(train[idx], symmetries, sym)))
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         if (step + 1) % steps_per_report == 0 or step + 1 == steps:
-            print(f"step {step + 1}/{steps} ({time.time() - start_time:.0f} s)  held: {fmt(evaluate(net, val))}",
+            print(f"step {step + 1}/{steps} ({time.time() - start_time:.0f} s)  held: {fmt(evaluate(net, val_probe))}",
                   flush=True)
     last_train = evaluate(net, probe)
     last_val = evaluate(net, val)

@@ -16,6 +16,7 @@
 #include "nlohmann/json.hpp"
 #include "search/net/fixture.h"
 #include "search/net/net_evaluator.h"
+#include "search/net/symmetry.h"
 #include "tests/engine/test_support.h"
 
 namespace wallgo::search::net {
@@ -211,6 +212,66 @@ TEST(ThreadedNetEvaluator, ThreadsGetTheSameAnswers) {
     EXPECT_EQ(b[i].win, alone[i].win);
     EXPECT_EQ(b[i].margin, alone[i].margin);
   }
+}
+
+}  // namespace
+}  // namespace wallgo::search::net
+
+namespace wallgo::search::net {
+namespace {
+
+// The trainer's augmentation is only right if permuting the features (and
+// policy indices) of a position equals extracting them from the mirrored or
+// rotated position.
+TEST(NetSymmetry, PermutedFeaturesAreThoseOfTheTransformedPosition) {
+  std::vector<std::array<uint16_t, kNumFeatures + 1>> feature_perm;
+  std::vector<std::array<uint16_t, kPolicySize + 1>> policy_perm;
+  for (int s = 0; s < kNumSymmetries; ++s) {
+    feature_perm.push_back(FeaturePermutation(s));
+    policy_perm.push_back(PolicyPermutation(s));
+    // Each table is a permutation.
+    EXPECT_EQ(std::set<int>(feature_perm[s].begin(), feature_perm[s].end()).size(),
+              static_cast<size_t>(kNumFeatures + 1));
+    EXPECT_EQ(std::set<int>(policy_perm[s].begin(), policy_perm[s].end()).size(),
+              static_cast<size_t>(kPolicySize + 1));
+  }
+  EXPECT_EQ(TransformCell(1, CellOf(0, 0)), CellOf(6, 0));  // a1 -> g1
+  EXPECT_EQ(TransformSide(1, Side::kNorth), Side::kWest);
+  int checked = 0;
+  for (const Position& pos : RandomPositions(1)) {
+    Features f;
+    ExtractFeatures(pos, f);
+    MoveList moves;
+    GenerateMoves(pos, moves);
+    for (int s = 0; s < kNumSymmetries; ++s) {
+      const absl::StatusOr<Position> transformed = TransformPosition(s, pos);
+      if (!transformed.ok()) {
+        // Only fourstone's fixed stones can make a mirror image impossible.
+        EXPECT_EQ(pos.rules().setup, SetupRule::kFourStone);
+        continue;
+      }
+      const Position& t = *transformed;
+      Features g;
+      ExtractFeatures(t, g);
+      std::set<int> permuted, direct(g.active.begin(), g.active.begin() + g.count);
+      for (int i = 0; i < f.count; ++i) permuted.insert(feature_perm[s][f.active[i]]);
+      ASSERT_EQ(permuted, direct) << "symmetry " << s;
+      // Legal moves map to legal moves, and their policy indices permute.
+      MoveList t_moves;
+      GenerateMoves(t, t_moves);
+      std::set<uint32_t> legal;
+      for (const Move& m : t_moves) legal.insert(m.Code());
+      for (const Move& m : moves) {
+        const Move tm = TransformMove(s, m);
+        ASSERT_TRUE(legal.count(tm.Code())) << "symmetry " << s;
+        const auto a = PolicyIndices(m), b = PolicyIndices(tm);
+        for (int k = 0; k < 3; ++k) ASSERT_EQ(policy_perm[s][a[k]], b[k]);
+      }
+      EXPECT_EQ(t_moves.size(), moves.size());
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1000);
 }
 
 }  // namespace
