@@ -15,6 +15,7 @@ positions (checked by `wallgo-net verify`) and a JSON summary with the
 losses. Deterministic for a given seed, data and --threads.
 """
 import argparse
+import copy
 import json
 import math
 import os
@@ -107,7 +108,7 @@ class Batch:
     """Tensors of a slice of examples (numpy structured array), seen through
     symmetry `sym` of `symmetries` (none when `symmetries` is None)."""
 
-    def __init__(self, ex, symmetries=None, sym=0):
+    def __init__(self, ex, symmetries=None, sym=0, search_weight=0.0):
         m = max(1, int(ex["num_moves"].max()))
         features = ex["features"].astype(np.int64)
         move_index = ex["move_index"][:, :m].astype(np.int64)
@@ -120,7 +121,14 @@ class Batch:
         self.num_moves = torch.from_numpy(ex["num_moves"].astype(np.int64))
         self.move_index = torch.from_numpy(move_index)
         self.visit_share = torch.from_numpy(np.ascontiguousarray(ex["visit_share"][:, :m]))
-        self.win = torch.from_numpy(np.ascontiguousarray(ex["win"]))
+        win = np.array(ex["win"], dtype=np.float32)
+        if search_weight > 0:
+            # Two players: blend the result with the search's win rate, a
+            # per-position signal (the result is one per game).
+            two = ex["players"] == 2
+            search = np.stack([ex["search_win"], 1 - ex["search_win"]], 1)
+            win[two, :2] = (1 - search_weight) * win[two, :2] + search_weight * search[two]
+        self.win = torch.from_numpy(win)
         self.score = torch.from_numpy(np.ascontiguousarray(ex["score"])) / SCORE_SCALE
         self.owner = torch.from_numpy(owner)
         self.players = torch.from_numpy(ex["players"].astype(np.int64))
@@ -243,6 +251,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--fixture-size", type=int, default=8)
+    ap.add_argument("--search-value-weight", type=float, default=0.0,
+                    help="train the win head on (1-w) * result + w * the search's win rate (2 players)")
+    ap.add_argument("--keep-best", type=int, default=1,
+                    help="1: end with the weights of the report with the lowest held-out value loss")
     ap.add_argument("--symmetries", help="augment each batch by a random board symmetry "
                     "(tables from `wallgo-net symmetries --out FILE`)")
     ap.add_argument("--max-eval", type=int, default=20000, help="examples for the train-loss measure")
@@ -275,6 +287,7 @@ def main():
     order = rng.permutation(len(train))
     pos = 0
     steps_per_report = max(1, steps // 10)
+    best = (float("inf"), 0, None)  # held-out value loss, step, weights
     val_probe = val[::max(1, len(val) // 4000)]  # progress reports only
     for step in range(steps):
         if pos + args.batch > len(order):
@@ -282,14 +295,19 @@ def main():
         idx = np.sort(order[pos:pos + args.batch])
         pos += args.batch
         sym = int(rng.integers(8)) if symmetries is not None else 0
-        loss = total(losses(net, Batch(train[idx], symmetries, sym)))
+        loss = total(losses(net, Batch(train[idx], symmetries, sym, args.search_value_weight)))
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         if (step + 1) % steps_per_report == 0 or step + 1 == steps:
-            print(f"step {step + 1}/{steps} ({time.time() - start_time:.0f} s)  held: {fmt(evaluate(net, val_probe))}",
-                  flush=True)
+            held = evaluate(net, val_probe)
+            print(f"step {step + 1}/{steps} ({time.time() - start_time:.0f} s)  held: {fmt(held)}", flush=True)
+            if held[0] < best[0]:
+                best = (held[0], step + 1, copy.deepcopy(net.state_dict()))
+    if args.keep_best and best[2] is not None:
+        net.load_state_dict(best[2])
+        print(f"kept the weights of step {best[1]} (held-out value loss {best[0]:.4f})")
     last_train = evaluate(net, probe)
     last_val = evaluate(net, val)
     print(f"end          train: {fmt(last_train)}\n             held:  {fmt(last_val)}")
