@@ -18,26 +18,32 @@ uint32_t U32At(std::string_view bytes, int offset) {
   return v;
 }
 
-// Eight floats in a register (GCC/Clang vector extension: AVX with
-// -march=native, SSE pairs without). Unaligned loads through memcpy.
-using V8 = float __attribute__((vector_size(32)));
-inline V8 LoadV8(const float* p) {
-  V8 v;
+// A register of floats (GCC/Clang vector extension): eight with AVX
+// (-march=native), four otherwise (SSE2, every x86-64; and the sanitizer
+// builds). Unaligned loads through memcpy.
+#if defined(__AVX__)
+constexpr int kLanes = 8;
+#else
+constexpr int kLanes = 4;
+#endif
+using Vec = float __attribute__((vector_size(kLanes * sizeof(float))));
+inline Vec LoadVec(const float* p) {
+  Vec v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-inline void StoreV8(float* p, V8 v) { std::memcpy(p, &v, sizeof v); }
+inline void StoreVec(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
 
-// A dense layer with weights stored input-major (w[in][n]): eight outputs at
-// a time stay in a register while the inputs stream by, each output summed
+// A dense layer with weights stored input-major (w[in][n]): a register of
+// outputs at a time stays put while the inputs stream by, each output summed
 // in input order (as the trainer's matrix product, to rounding).
 template <int in, int n>
 void Dense(const float* input, const float* w, const float* b, float* out) {
-  constexpr int vectors = n / 8 * 8;
-  for (int o = 0; o < vectors; o += 8) {
-    V8 acc = LoadV8(b + o);
-    for (int i = 0; i < in; ++i) acc += input[i] * LoadV8(w + i * n + o);
-    StoreV8(out + o, acc);
+  constexpr int vectors = n / kLanes * kLanes;
+  for (int o = 0; o < vectors; o += kLanes) {
+    Vec acc = LoadVec(b + o);
+    for (int i = 0; i < in; ++i) acc += input[i] * LoadVec(w + i * n + o);
+    StoreVec(out + o, acc);
   }
   for (int o = vectors; o < n; ++o) {
     float acc = b[o];
@@ -148,18 +154,18 @@ absl::StatusOr<Network> Network::FromBytes(std::string_view bytes,
 
 Hidden Network::Forward(const Features& features) const {
   // The first layer: the bias plus the rows of the active features, the
-  // 64 sums held in eight registers.
-  static_assert(kHidden1 % 8 == 0);
-  constexpr int kVectors = kHidden1 / 8;
-  V8 sum[kVectors];
-  for (int v = 0; v < kVectors; ++v) sum[v] = LoadV8(at(layout_.b1) + 8 * v);
+  // 64 sums held in registers (eight with AVX).
+  static_assert(kHidden1 % kLanes == 0);
+  constexpr int kVectors = kHidden1 / kLanes;
+  Vec sum[kVectors];
+  for (int v = 0; v < kVectors; ++v) sum[v] = LoadVec(at(layout_.b1) + kLanes * v);
   const float* w1 = at(layout_.w1);
   for (int i = 0; i < features.count; ++i) {
     const float* row = w1 + size_t{features.active[i]} * kHidden1;
-    for (int v = 0; v < kVectors; ++v) sum[v] += LoadV8(row + 8 * v);
+    for (int v = 0; v < kVectors; ++v) sum[v] += LoadVec(row + kLanes * v);
   }
   alignas(32) std::array<float, kHidden1> acc;
-  for (int v = 0; v < kVectors; ++v) StoreV8(acc.data() + 8 * v, sum[v]);
+  for (int v = 0; v < kVectors; ++v) StoreVec(acc.data() + kLanes * v, sum[v]);
   for (float& a : acc) a = std::max(a, 0.0f);
   Hidden hidden;
   Dense<kHidden1, kHidden2>(acc.data(), at(layout_.w2), at(layout_.b2),
