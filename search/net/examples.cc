@@ -67,25 +67,26 @@ absl::StatusOr<int64_t> WriteExamplesFile(const std::string& data_path,
   absl::StatusOr<std::vector<DataRecord>> records = ReadDataFile(data_path);
   if (!records.ok()) return records.status();
   std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
-  if (!out) return absl::PermissionDeniedError(absl::StrCat("cannot write ", out_path));
+  if (!out)
+    return absl::PermissionDeniedError(absl::StrCat("cannot write ", out_path));
   std::array<char, kExampleHeaderBytes> header{};
   std::memcpy(header.data(), kExampleMagic, sizeof kExampleMagic);
-  const uint32_t fields[] = {kExampleVersion,    kExampleHeaderBytes,
-                             sizeof(Example),    kFeatureSetVersion,
-                             kNumFeatures,       kMaxActive,
-                             kMaxRecordMoves,    kPolicySize};
+  const uint32_t fields[] = {
+      kExampleVersion, kExampleHeaderBytes, sizeof(Example), kFeatureSetVersion,
+      kNumFeatures,    kMaxActive,          kMaxRecordMoves, kPolicySize};
   std::memcpy(header.data() + 8, fields, sizeof fields);
   out.write(header.data(), header.size());
   for (size_t i = 0; i < records->size(); ++i) {
     absl::StatusOr<Example> e =
         MakeExample((*records)[i], static_cast<uint32_t>(i));
     if (!e.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          data_path, ": record ", i, ": ", e.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(data_path, ": record ", i, ": ", e.status().message()));
     }
     out.write(reinterpret_cast<const char*>(&*e), sizeof(Example));
   }
-  if (!out.flush()) return absl::DataLossError(absl::StrCat("cannot write ", out_path));
+  if (!out.flush())
+    return absl::DataLossError(absl::StrCat("cannot write ", out_path));
   return static_cast<int64_t>(records->size());
 }
 

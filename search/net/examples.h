@@ -16,15 +16,16 @@
 
 namespace wallgo::search::net {
 
-inline constexpr char kExampleMagic[8] = {'W', 'G', 'E', 'X', 'M', 'P', 'L', '1'};
+inline constexpr char kExampleMagic[8] = {'W', 'G', 'E', 'X',
+                                          'M', 'P', 'L', '1'};
 inline constexpr uint32_t kExampleVersion = 1;
 inline constexpr int kExampleHeaderBytes = 64;
 
 struct Example {
-  uint16_t features[kMaxActive];  // padded with kNumFeatures
+  uint16_t features[kMaxActive];            // padded with kNumFeatures
   uint16_t move_index[kMaxRecordMoves][3];  // PolicyIndices, padded
-  float visit_share[kMaxRecordMoves];  // the search's visits, summing to 1
-                                       // (all 0 when it reported none)
+  float visit_share[kMaxRecordMoves];       // the search's visits, summing to 1
+                                            // (all 0 when it reported none)
   float win[kMaxPlayers];    // final result by slot: 1 sole win, 1/k draw
   float score[kMaxPlayers];  // final score by slot, cells
   float search_win;          // the search's win rate for slot 0

@@ -122,7 +122,8 @@ void ExtractFeatures(const Position& pos, Features& out) {
 
   const WallMasks& walls = pos.walls();
   for (const bool east : {false, true}) {
-    for (Bitboard b = east ? walls.east : walls.north; b != 0; b = PopLowest(b)) {
+    for (Bitboard b = east ? walls.east : walls.north; b != 0;
+         b = PopLowest(b)) {
       Emit(out, WallFeature({static_cast<uint8_t>(LowestCell(b)), east}));
     }
   }
@@ -140,9 +141,9 @@ void ExtractFeatures(const Position& pos, Features& out) {
   if (rules.stay == StayRule::kMobile) Emit(out, kStayMobile);
   if (rules.wall_limit != kUnlimitedWalls) Emit(out, kWallsLimited);
 
-  out.finished = !pos.in_setup() &&
-                 (contested == 0 ||
-                  (CanRunOutOfTurns(rules) && IsGameOver(pos)));
+  out.finished =
+      !pos.in_setup() &&
+      (contested == 0 || (CanRunOutOfTurns(rules) && IsGameOver(pos)));
 }
 
 }  // namespace wallgo::search::net

@@ -40,8 +40,8 @@ inline constexpr int kNumFeatures = kWallsLimited + 1;
 inline constexpr int kMaxActive = 160;
 
 // Race classes of a cell.
-inline constexpr int kRaceOwned = 0;   // + slot
-inline constexpr int kRaceFirst = 4;   // + 3 * slot + turn bucket
+inline constexpr int kRaceOwned = 0;  // + slot
+inline constexpr int kRaceFirst = 4;  // + 3 * slot + turn bucket
 inline constexpr int kRaceTie = 16;
 inline constexpr int kRaceNobody = 17;
 
@@ -62,7 +62,8 @@ std::array<uint16_t, 3> PolicyIndices(Move move);
 // The feature of a wall on `edge`: north edges of rows 1-6 first (the
 // edge's cell index), then east edges of columns a-f (row * 6 + column).
 constexpr int WallFeature(Edge edge) {
-  return kWallBase + (edge.east ? 42 + edge.cell - RowOf(edge.cell) : edge.cell);
+  return kWallBase +
+         (edge.east ? 42 + edge.cell - RowOf(edge.cell) : edge.cell);
 }
 
 // The slot of `colour` when `mover` is to move in a game of `players`.

@@ -23,13 +23,13 @@ absl::Status Compare(const std::string& what, const float* got, size_t n,
         absl::StrCat(what, ": expected ", n, " values in the fixture"));
   }
   for (size_t i = 0; i < n; ++i) {
-    const double error = std::abs(static_cast<double>(got[i]) -
-                                  want[i].get<double>());
+    const double error =
+        std::abs(static_cast<double>(got[i]) - want[i].get<double>());
     report.max_error = std::max(report.max_error, error);
     if (!(error <= tolerance)) {
-      return absl::OutOfRangeError(absl::StrCat(
-          what, "[", i, "]: engine ", got[i], ", trainer ",
-          want[i].get<double>()));
+      return absl::OutOfRangeError(absl::StrCat(what, "[", i, "]: engine ",
+                                                got[i], ", trainer ",
+                                                want[i].get<double>()));
     }
   }
   return absl::OkStatus();
@@ -65,11 +65,11 @@ absl::StatusOr<FixtureReport> CheckSamples(const Network& net,
     const Hidden hidden = net.Forward(features);
     const int players = pos->num_players();
     const NetValue value = net.Value(hidden, players);
-    absl::Status s =
-        Compare(name + " win", value.win.data(), players, sample.at("win"),
-                tolerance, report);
+    absl::Status s = Compare(name + " win", value.win.data(), players,
+                             sample.at("win"), tolerance, report);
     std::array<float, kMaxPlayers> score_units{};
-    for (int p = 0; p < players; ++p) score_units[p] = value.score[p] / kScoreScale;
+    for (int p = 0; p < players; ++p)
+      score_units[p] = value.score[p] / kScoreScale;
     if (s.ok()) {
       s = Compare(name + " score/49", score_units.data(), players,
                   sample.at("score_units"), tolerance, report);
@@ -118,9 +118,9 @@ absl::StatusOr<FixtureReport> CheckFixture(const Network& net,
     absl::StatusOr<FixtureReport> report =
         CheckSamples(net, fixture, tolerance);
     if (!report.ok()) {
-      return absl::Status(report.status().code(),
-                          absl::StrCat(fixture_path, ": ",
-                                       report.status().message()));
+      return absl::Status(
+          report.status().code(),
+          absl::StrCat(fixture_path, ": ", report.status().message()));
     }
     return report;
   } catch (const nlohmann::json::exception& e) {

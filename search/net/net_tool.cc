@@ -16,9 +16,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
-#include "nlohmann/json.hpp"
 #include "engine/notation.h"
 #include "engine/regions.h"
+#include "nlohmann/json.hpp"
 #include "search/eval/eval.h"
 #include "search/net/examples.h"
 #include "search/net/fixture.h"
@@ -54,8 +54,8 @@ absl::Status ParseShard(const std::string& text, GenerateOptions& o) {
   int i = 0, n = 0;
   if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &i) ||
       !absl::SimpleAtoi(parts[1], &n) || n < 1 || i < 1 || i > n) {
-    return absl::InvalidArgumentError("--shard must be I/N with 1 <= I <= N, not '" +
-                                      text + "'");
+    return absl::InvalidArgumentError(
+        "--shard must be I/N with 1 <= I <= N, not '" + text + "'");
   }
   o.shard_index = i - 1;
   o.shard_count = n;
@@ -67,15 +67,15 @@ absl::Status Generate(const std::vector<std::string>& args) {
   std::string out, rules = "players=2", shard = "1/1";
   bool quiet = false;
   po::options_description desc("wallgo-net generate options");
-  desc.add_options()("help", "this text")(
-      "out", po::value(&out)->required(), "data file (appended; resumed)")(
+  desc.add_options()("help", "this text")("out", po::value(&out)->required(),
+                                          "data file (appended; resumed)")(
       "games", po::value(&o.games)->default_value(o.games),
       "games of the whole run, all shards")(
       "visits", po::value(&o.visits)->default_value(o.visits),
       "playouts a move")("seed", po::value(&o.seed)->default_value(o.seed),
-                         "seed")(
-      "jobs", po::value(&o.jobs)->default_value(o.jobs),
-      "games at once (one search thread each)")(
+                         "seed")("jobs",
+                                 po::value(&o.jobs)->default_value(o.jobs),
+                                 "games at once (one search thread each)")(
       "shard", po::value(&shard)->default_value(shard), "I/N: this part")(
       "rules", po::value(&rules)->default_value(rules), "newgame keys")(
       "random-placements",
@@ -178,7 +178,8 @@ void PrintTally(const char* phase, const Tally& t) {
       "%.3f; top move classic %.1f%%, net %.1f%%\n",
       phase, t.n, t.classic_loss / t.n, t.net_loss / t.n, t.search_loss / t.n,
       t.classic_mae / t.n, t.net_mae / t.n, t.policy_n,
-      t.classic_ce / std::max(1, t.policy_n), t.net_ce / std::max(1, t.policy_n),
+      t.classic_ce / std::max(1, t.policy_n),
+      t.net_ce / std::max(1, t.policy_n),
       100.0 * t.classic_top / std::max(1, t.policy_n),
       100.0 * t.net_top / std::max(1, t.policy_n));
 }
@@ -222,14 +223,13 @@ void MeasureSpeed(const NetEvaluator& net, const std::vector<Position>& all) {
                         std::span(priors.data(), moves.size()))
                .win[0];
   });
-  const double classic_expand =
-      NanosPerCall(positions, [&](const Position& p) {
-        MoveList moves;
-        GenerateMoves(p, moves);
-        ClassicPriors(p, std::span(moves.begin(), moves.size()),
-                      std::span(priors.data(), moves.size()));
-        sink = priors[0];
-      });
+  const double classic_expand = NanosPerCall(positions, [&](const Position& p) {
+    MoveList moves;
+    GenerateMoves(p, moves);
+    ClassicPriors(p, std::span(moves.begin(), moves.size()),
+                  std::span(priors.data(), moves.size()));
+    sink = priors[0];
+  });
   std::printf(
       "speed (%zu positions, one thread): classic evaluation %.0f ns; net "
       "value %.0f ns; net value + priors of every legal move %.0f ns; classic "
@@ -250,7 +250,8 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
       "compare priors on every Nth position (classic priors are slow)")(
       "speed", po::value(&speed)->default_value(true), "measure ns per call");
   if (!Parse(desc, args)) return absl::OkStatus();
-  absl::StatusOr<std::unique_ptr<NetEvaluator>> net = NetEvaluator::Load(weights);
+  absl::StatusOr<std::unique_ptr<NetEvaluator>> net =
+      NetEvaluator::Load(weights);
   if (!net.ok()) return net.status();
   Tally setup, play;
   std::vector<Position> positions;
@@ -281,9 +282,9 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
       MoveList moves;
       GenerateMoves(*pos, moves);
       std::array<float, MoveList::kCapacity> net_priors{}, classic_priors{};
-      const Value v = (*net)->Evaluate(
-          *pos, std::span(moves.begin(), moves.size()),
-          std::span(net_priors.data(), moves.size()));
+      const Value v =
+          (*net)->Evaluate(*pos, std::span(moves.begin(), moves.size()),
+                           std::span(net_priors.data(), moves.size()));
       t.classic_loss += LogLoss(classic.win, result, players);
       t.net_loss += LogLoss(v.win, result, players);
       std::array<float, kMaxPlayers> search_win{};
@@ -305,9 +306,8 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
                     std::span(classic_priors.data(), moves.size()));
       ++t.policy_n;
       auto top = [&moves](const std::array<float, MoveList::kCapacity>& p) {
-        return static_cast<int>(std::max_element(p.begin(),
-                                                 p.begin() + moves.size()) -
-                                p.begin());
+        return static_cast<int>(
+            std::max_element(p.begin(), p.begin() + moves.size()) - p.begin());
       };
       for (int k = 0; k < moves.size(); ++k) {
         const double share = r.visits[k] / total;
@@ -330,8 +330,8 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
 absl::Status WriteSymmetries(const std::vector<std::string>& args) {
   std::string out;
   po::options_description desc("wallgo-net symmetries options");
-  desc.add_options()("help", "this text")(
-      "out", po::value(&out)->required(), "JSON file to write");
+  desc.add_options()("help", "this text")("out", po::value(&out)->required(),
+                                          "JSON file to write");
   if (!Parse(desc, args)) return absl::OkStatus();
   nlohmann::json tables;
   for (int s = 0; s < kNumSymmetries; ++s) {
@@ -339,7 +339,8 @@ absl::Status WriteSymmetries(const std::vector<std::string>& args) {
     const auto policy = PolicyPermutation(s);
     std::vector<int> cells;
     for (int c = 0; c < kNumCells; ++c) cells.push_back(TransformCell(s, c));
-    tables["features"].push_back(std::vector<int>(features.begin(), features.end()));
+    tables["features"].push_back(
+        std::vector<int>(features.begin(), features.end()));
     tables["policy"].push_back(std::vector<int>(policy.begin(), policy.end()));
     tables["cells"].push_back(cells);
   }
@@ -396,13 +397,11 @@ int Main(int argc, char** argv) {
       return 2;
     }
     if (!status.ok()) {
-      std::cerr << "wallgo-net " << command << ": " << status.message()
-                << "\n";
+      std::cerr << "wallgo-net " << command << ": " << status.message() << "\n";
       return 1;
     }
   } catch (const po::error& e) {
-    std::cerr << "wallgo-net " << command << ": " << e.what() << "\n"
-              << kUsage;
+    std::cerr << "wallgo-net " << command << ": " << e.what() << "\n" << kUsage;
     return 2;
   }
   return 0;

@@ -88,9 +88,8 @@ Network::Layout Network::MakeLayout() {
 absl::StatusOr<Network> Network::Load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return absl::NotFoundError(
-        absl::StrCat("cannot open weights file ", path, ": ",
-                     std::strerror(errno)));
+    return absl::NotFoundError(absl::StrCat("cannot open weights file ", path,
+                                            ": ", std::strerror(errno)));
   }
   std::ostringstream bytes;
   bytes << in.rdbuf();
@@ -118,13 +117,14 @@ absl::StatusOr<Network> Network::FromBytes(std::string_view bytes,
       U32At(bytes, 12), U32At(bytes, 16), U32At(bytes, 20), U32At(bytes, 24),
       U32At(bytes, 28), U32At(bytes, 32), U32At(bytes, 36), U32At(bytes, 40)};
   const std::array<uint32_t, 8> expected = {
-      kNetHeaderBytes, kFeatureSetVersion, kNumFeatures,     kHidden1,
-      kHidden2,        kValueOutputs,      kPolicySize,      kOwnershipOutputs};
+      kNetHeaderBytes, kFeatureSetVersion, kNumFeatures, kHidden1,
+      kHidden2,        kValueOutputs,      kPolicySize,  kOwnershipOutputs};
   if (shape != expected) {
-    return error("shape (header, feature set, features, hidden1, hidden2, "
-                 "value, policy, ownership) = (",
-                 absl::StrJoin(shape, ", "), "), this build needs (",
-                 absl::StrJoin(expected, ", "), ")");
+    return error(
+        "shape (header, feature set, features, hidden1, hidden2, "
+        "value, policy, ownership) = (",
+        absl::StrJoin(shape, ", "), "), this build needs (",
+        absl::StrJoin(expected, ", "), ")");
   }
   Network net;
   net.layout_ = MakeLayout();
@@ -158,7 +158,8 @@ Hidden Network::Forward(const Features& features) const {
   static_assert(kHidden1 % kLanes == 0);
   constexpr int kVectors = kHidden1 / kLanes;
   Vec sum[kVectors];
-  for (int v = 0; v < kVectors; ++v) sum[v] = LoadVec(at(layout_.b1) + kLanes * v);
+  for (int v = 0; v < kVectors; ++v)
+    sum[v] = LoadVec(at(layout_.b1) + kLanes * v);
   const float* w1 = at(layout_.w1);
   for (int i = 0; i < features.count; ++i) {
     const float* row = w1 + size_t{features.active[i]} * kHidden1;

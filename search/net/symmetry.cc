@@ -8,14 +8,22 @@ constexpr int kLast = kBoardSize - 1;
 // The linear part of symmetry s applied to a step (dx, dy).
 std::pair<int, int> TransformStep(int s, int dx, int dy) {
   switch (s) {
-    case 1: return {-dy, dx};   // rotate 90
-    case 2: return {-dx, -dy};  // rotate 180
-    case 3: return {dy, -dx};   // rotate 270
-    case 4: return {-dx, dy};   // mirror left-right
-    case 5: return {dx, -dy};   // mirror top-bottom
-    case 6: return {dy, dx};    // transpose
-    case 7: return {-dy, -dx};  // anti-transpose
-    default: return {dx, dy};
+    case 1:
+      return {-dy, dx};  // rotate 90
+    case 2:
+      return {-dx, -dy};  // rotate 180
+    case 3:
+      return {dy, -dx};  // rotate 270
+    case 4:
+      return {-dx, dy};  // mirror left-right
+    case 5:
+      return {dx, -dy};  // mirror top-bottom
+    case 6:
+      return {dy, dx};  // transpose
+    case 7:
+      return {-dy, -dx};  // anti-transpose
+    default:
+      return {dx, dy};
   }
 }
 
@@ -36,8 +44,10 @@ Edge TransformEdge(int s, Edge edge) {
 WallMasks TransformWalls(int s, const WallMasks& walls) {
   WallMasks out;
   for (const bool east : {false, true}) {
-    for (Bitboard b = east ? walls.east : walls.north; b != 0; b = PopLowest(b)) {
-      const Edge e = TransformEdge(s, {static_cast<uint8_t>(LowestCell(b)), east});
+    for (Bitboard b = east ? walls.east : walls.north; b != 0;
+         b = PopLowest(b)) {
+      const Edge e =
+          TransformEdge(s, {static_cast<uint8_t>(LowestCell(b)), east});
       (e.east ? out.east : out.north) |= CellBit(e.cell);
     }
   }
@@ -48,8 +58,8 @@ WallMasks TransformWalls(int s, const WallMasks& walls) {
 
 int TransformCell(int s, int cell) {
   // Rotations and mirrors about the centre (3, 3): transform the offset.
-  const auto [dx, dy] = TransformStep(s, ColOf(cell) - kLast / 2,
-                                      RowOf(cell) - kLast / 2);
+  const auto [dx, dy] =
+      TransformStep(s, ColOf(cell) - kLast / 2, RowOf(cell) - kLast / 2);
   return CellOf(dx + kLast / 2, dy + kLast / 2);
 }
 
@@ -90,8 +100,8 @@ std::array<uint16_t, kNumFeatures + 1> FeaturePermutation(int s) {
   for (int f = 0; f <= kNumFeatures; ++f) perm[f] = static_cast<uint16_t>(f);
   for (int slot = 0; slot < kMaxPlayers; ++slot) {
     for (int c = 0; c < kNumCells; ++c) {
-      perm[kStoneBase + slot * kNumCells + c] =
-          static_cast<uint16_t>(kStoneBase + slot * kNumCells + TransformCell(s, c));
+      perm[kStoneBase + slot * kNumCells + c] = static_cast<uint16_t>(
+          kStoneBase + slot * kNumCells + TransformCell(s, c));
     }
   }
   for (int c = 0; c < kNumCells; ++c) {
@@ -118,7 +128,8 @@ std::array<uint16_t, kPolicySize + 1> PolicyPermutation(int s) {
     perm[kPolicyFrom + c] = static_cast<uint16_t>(kPolicyFrom + t);
     perm[kPolicyTo + c] = static_cast<uint16_t>(kPolicyTo + t);
     for (int side = 0; side < kNumSides; ++side) {
-      const int ts = static_cast<int>(TransformSide(s, static_cast<Side>(side)));
+      const int ts =
+          static_cast<int>(TransformSide(s, static_cast<Side>(side)));
       perm[kPolicyWall + c * kNumSides + side] =
           static_cast<uint16_t>(kPolicyWall + t * kNumSides + ts);
       perm[kPolicyBreak + c * kNumSides + side] =

@@ -66,9 +66,8 @@ absl::StatusOr<DataHeader> DecodeHeader(
   h.record_bytes = Get<uint32_t>(bytes, 16);
   if (Get<uint32_t>(bytes, 12) != kDataHeaderBytes ||
       h.record_bytes != sizeof(DataRecord)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": header or record size does not match version ",
-                     kDataVersion));
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": header or record size does not match version ", kDataVersion));
   }
   h.shard_index = Get<uint32_t>(bytes, 20);
   h.shard_count = Get<uint32_t>(bytes, 24);
@@ -98,8 +97,8 @@ FileShape ShapeOf(const std::string& path) {
 }  // namespace
 
 uint16_t PackMove(Move move) {
-  const int kind = move.kind == MoveKind::kPlace  ? 0
-                   : move.kind == MoveKind::kTurn ? 1
+  const int kind = move.kind == MoveKind::kPlace   ? 0
+                   : move.kind == MoveKind::kTurn  ? 1
                    : move.kind == MoveKind::kBreak ? 2
                                                    : 3;
   if (kind == 3) return 3 << 14;
@@ -191,7 +190,7 @@ absl::StatusOr<DataHeader> ReadDataHeader(const std::string& path) {
 }
 
 absl::StatusOr<std::vector<DataRecord>> ReadDataFile(const std::string& path,
-                                                    DataHeader* header) {
+                                                     DataHeader* header) {
   absl::StatusOr<DataHeader> h = ReadDataHeader(path);
   if (!h.ok()) return h.status();
   if (header != nullptr) *header = *h;
@@ -229,9 +228,10 @@ absl::StatusOr<DataWriter> DataWriter::Open(const std::string& path,
   if (!existing.ok()) return existing.status();
   if (!(*existing == header)) {
     return absl::FailedPreconditionError(absl::StrCat(
-        path, " was generated with other options (seed, visits, games, shard, "
-              "randomness or rules); resume it with the same ones or use "
-              "another file"));
+        path,
+        " was generated with other options (seed, visits, games, shard, "
+        "randomness or rules); resume it with the same ones or use "
+        "another file"));
   }
   // Keep whole games only: the last record of a whole game has
   // ply == game_length - 1, and games are written in order.

@@ -82,8 +82,8 @@ std::array<uint8_t, kNumCells> FinalOwners(const Position& final_position);
 // Reads the header; a missing file, a foreign file, another version or a
 // header that does not fit the records is an error that says so.
 absl::StatusOr<DataHeader> ReadDataHeader(const std::string& path);
-absl::StatusOr<std::vector<DataRecord>> ReadDataFile(const std::string& path,
-                                                    DataHeader* header = nullptr);
+absl::StatusOr<std::vector<DataRecord>> ReadDataFile(
+    const std::string& path, DataHeader* header = nullptr);
 
 // Appends whole games to a data file.
 class DataWriter {

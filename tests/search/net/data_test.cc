@@ -85,8 +85,8 @@ TEST(NetData, RoundTripRecordsWholeGames) {
     if (r.ply > 0) {
       const Position before = *RecordPosition((*records)[i - 1]);
       bool reached = false;
-      for (uint16_t packed : std::span((*records)[i - 1].moves,
-                                       (*records)[i - 1].num_moves)) {
+      for (uint16_t packed :
+           std::span((*records)[i - 1].moves, (*records)[i - 1].num_moves)) {
         Position next = before;
         next.Play(*UnpackMove(packed));
         reached |= next == *pos;
@@ -121,8 +121,8 @@ TEST(NetData, KilledRunResumesToTheSameBytes) {
   // Cut the file in the middle of a record of the second game.
   DataRecord game0;
   std::memcpy(&game0, whole.data() + kDataHeaderBytes, sizeof game0);
-  const size_t cut = kDataHeaderBytes +
-                     (game0.game_length + 2) * sizeof(DataRecord) + 100;
+  const size_t cut =
+      kDataHeaderBytes + (game0.game_length + 2) * sizeof(DataRecord) + 100;
   ASSERT_LT(cut, whole.size());
   const std::string path = TempPath("resumed.wgd");
   std::ofstream(path, std::ios::binary) << whole.substr(0, cut);

@@ -78,7 +78,8 @@ BENCHMARK(BM_NetValue);
 const std::vector<MoveList>& Moves() {
   static const std::vector<MoveList> moves = [] {
     std::vector<MoveList> out(Positions().size());
-    for (size_t i = 0; i < out.size(); ++i) GenerateMoves(Positions()[i], out[i]);
+    for (size_t i = 0; i < out.size(); ++i)
+      GenerateMoves(Positions()[i], out[i]);
     return out;
   }();
   return moves;
@@ -90,9 +91,9 @@ void BM_NetValueAndPriors(benchmark::State& state) {
   int64_t moves = 0;
   for (auto _ : state) {
     const MoveList& m = Moves()[i];
-    benchmark::DoNotOptimize(Net().Evaluate(
-        Positions()[i], std::span(m.begin(), m.size()),
-        std::span(priors.data(), m.size())));
+    benchmark::DoNotOptimize(
+        Net().Evaluate(Positions()[i], std::span(m.begin(), m.size()),
+                       std::span(priors.data(), m.size())));
     moves += m.size();
     if (++i == Positions().size()) i = 0;
   }

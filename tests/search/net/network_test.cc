@@ -81,7 +81,8 @@ TEST(NetNetwork, LoaderRefusesBadFilesWithAClearMessage) {
 
   absl::StatusOr<Network> missing = Network::Load(kWeights + ".missing");
   ASSERT_FALSE(missing.ok());
-  ExpectHas(std::string(missing.status().message()), "cannot open weights file");
+  ExpectHas(std::string(missing.status().message()),
+            "cannot open weights file");
 
   ExpectHas(Refusal(good.substr(0, 20)), "truncated");
   ExpectHas(Refusal(good.substr(0, good.size() - 4)), "truncated");
@@ -155,8 +156,8 @@ TEST(NetEvaluator, ValuesAndPriorsAreDistributionsAndFinishedGamesExact) {
     MoveList moves;
     GenerateMoves(pos, moves);
     std::vector<float> priors(moves.size(), -1);
-    const Value v = (*eval)->Evaluate(pos, std::span(moves.begin(), moves.size()),
-                                      priors);
+    const Value v =
+        (*eval)->Evaluate(pos, std::span(moves.begin(), moves.size()), priors);
     float total = 0, prior_total = 0;
     for (int p = 0; p < pos.num_players(); ++p) {
       EXPECT_GE(v.win[p], 0);
@@ -196,9 +197,9 @@ TEST(ThreadedNetEvaluator, ThreadsGetTheSameAnswers) {
       MoveList moves;
       GenerateMoves(pos, moves);
       std::array<float, MoveList::kCapacity> priors;
-      out.push_back((*eval)->Evaluate(
-          pos, std::span(moves.begin(), moves.size()),
-          std::span(priors.data(), moves.size())));
+      out.push_back((*eval)->Evaluate(pos,
+                                      std::span(moves.begin(), moves.size()),
+                                      std::span(priors.data(), moves.size())));
     }
   };
   std::vector<Value> alone, a, b;
@@ -230,10 +231,12 @@ TEST(NetSymmetry, PermutedFeaturesAreThoseOfTheTransformedPosition) {
     feature_perm.push_back(FeaturePermutation(s));
     policy_perm.push_back(PolicyPermutation(s));
     // Each table is a permutation.
-    EXPECT_EQ(std::set<int>(feature_perm[s].begin(), feature_perm[s].end()).size(),
-              static_cast<size_t>(kNumFeatures + 1));
-    EXPECT_EQ(std::set<int>(policy_perm[s].begin(), policy_perm[s].end()).size(),
-              static_cast<size_t>(kPolicySize + 1));
+    EXPECT_EQ(
+        std::set<int>(feature_perm[s].begin(), feature_perm[s].end()).size(),
+        static_cast<size_t>(kNumFeatures + 1));
+    EXPECT_EQ(
+        std::set<int>(policy_perm[s].begin(), policy_perm[s].end()).size(),
+        static_cast<size_t>(kPolicySize + 1));
   }
   EXPECT_EQ(TransformCell(1, CellOf(0, 0)), CellOf(6, 0));  // a1 -> g1
   EXPECT_EQ(TransformSide(1, Side::kNorth), Side::kWest);
@@ -253,8 +256,10 @@ TEST(NetSymmetry, PermutedFeaturesAreThoseOfTheTransformedPosition) {
       const Position& t = *transformed;
       Features g;
       ExtractFeatures(t, g);
-      std::set<int> permuted, direct(g.active.begin(), g.active.begin() + g.count);
-      for (int i = 0; i < f.count; ++i) permuted.insert(feature_perm[s][f.active[i]]);
+      std::set<int> permuted,
+          direct(g.active.begin(), g.active.begin() + g.count);
+      for (int i = 0; i < f.count; ++i)
+        permuted.insert(feature_perm[s][f.active[i]]);
       ASSERT_EQ(permuted, direct) << "symmetry " << s;
       // Legal moves map to legal moves, and their policy indices permute.
       MoveList t_moves;
