@@ -279,7 +279,8 @@ def main():
 
     net = Net()
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
-    steps = max(1, int(args.epochs * len(train) / args.batch))
+    # At least 20 steps: the one-cycle schedule needs a few on each side.
+    steps = max(20, int(args.epochs * len(train) / args.batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
     first_train = evaluate(net, probe)
     first_val = evaluate(net, val)
