@@ -1,0 +1,94 @@
+#include "search/net/net_evaluator.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "engine/regions.h"
+
+namespace wallgo::search::net {
+namespace {
+
+// margin[p] = score[p] - the best other score, for the first `players`.
+void SetMargins(const std::array<float, kMaxPlayers>& score, int players,
+                Value& v) {
+  for (int p = 0; p < players; ++p) {
+    float best_other = -1e9f;
+    for (int q = 0; q < players; ++q) {
+      if (q != p) best_other = std::max(best_other, score[q]);
+    }
+    v.margin[p] = score[p] - best_other;
+  }
+}
+
+}  // namespace
+
+NetEvaluator::NetEvaluator(std::shared_ptr<const Network> network)
+    : network_(std::move(network)) {}
+
+absl::StatusOr<std::unique_ptr<NetEvaluator>> NetEvaluator::Load(
+    const std::string& path) {
+  absl::StatusOr<Network> net = Network::Load(path);
+  if (!net.ok()) return net.status();
+  return std::make_unique<NetEvaluator>(
+      std::make_shared<const Network>(*std::move(net)));
+}
+
+Value FinishedValue(const Position& pos) {
+  const Result result = ComputeResult(pos);
+  const int players = pos.num_players();
+  Value v;
+  std::array<float, kMaxPlayers> score{};
+  const float share = 1.0f / static_cast<float>(std::popcount(result.winners));
+  for (int p = 0; p < players; ++p) {
+    score[p] = static_cast<float>(result.sheet.score[p]);
+    if (result.winners >> p & 1) v.win[p] = share;
+  }
+  SetMargins(score, players, v);
+  return v;
+}
+
+void PriorsFromLogits(const std::array<float, kPolicySize + 1>& logits,
+                      std::span<const Move> moves, std::span<float> priors) {
+  float best = -1e30f;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const std::array<uint16_t, 3> idx = PolicyIndices(moves[i]);
+    priors[i] = logits[idx[0]] + logits[idx[1]] + logits[idx[2]];
+    best = std::max(best, priors[i]);
+  }
+  float total = 0;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    priors[i] = std::exp(priors[i] - best);
+    total += priors[i];
+  }
+  for (size_t i = 0; i < moves.size(); ++i) priors[i] /= total;
+}
+
+Value NetEvaluator::Evaluate(const Position& pos, std::span<const Move> moves,
+                             std::span<float> priors) const {
+  Features features;
+  ExtractFeatures(pos, features);
+  const bool finished = features.finished;
+  if (finished && moves.empty()) return FinishedValue(pos);
+  const Hidden hidden = network_->Forward(features);
+  if (!moves.empty()) {
+    std::array<float, kPolicySize + 1> logits;
+    network_->PolicyLogits(hidden, logits);
+    PriorsFromLogits(logits, moves, priors);
+  }
+  if (finished) return FinishedValue(pos);
+  const int players = pos.num_players();
+  const int mover = Index(pos.to_move());
+  const NetValue nv = network_->Value(hidden, players);
+  Value v;
+  std::array<float, kMaxPlayers> score{};
+  for (int p = 0; p < players; ++p) {
+    const int s = SlotOf(p, mover, players);
+    v.win[p] = nv.win[s];
+    score[p] = nv.score[s];
+  }
+  SetMargins(score, players, v);
+  return v;
+}
+
+}  // namespace wallgo::search::net

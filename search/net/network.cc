@@ -1,0 +1,227 @@
+#include "search/net/network.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace wallgo::search::net {
+namespace {
+
+uint32_t U32At(std::string_view bytes, int offset) {
+  uint32_t v;
+  std::memcpy(&v, bytes.data() + offset, sizeof v);
+  return v;
+}
+
+// A register of floats (GCC/Clang vector extension): eight with AVX
+// (-march=native), four otherwise (SSE2, every x86-64; and the sanitizer
+// builds). Unaligned loads through memcpy.
+#if defined(__AVX__)
+constexpr int kLanes = 8;
+#else
+constexpr int kLanes = 4;
+#endif
+using Vec = float __attribute__((vector_size(kLanes * sizeof(float))));
+inline Vec LoadVec(const float* p) {
+  Vec v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void StoreVec(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
+
+// A dense layer with weights stored input-major (w[in][n]): a register of
+// outputs at a time stays put while the inputs stream by, each output summed
+// in input order (as the trainer's matrix product, to rounding).
+template <int in, int n>
+void Dense(const float* input, const float* w, const float* b, float* out) {
+  constexpr int vectors = n / kLanes * kLanes;
+  for (int o = 0; o < vectors; o += kLanes) {
+    Vec acc = LoadVec(b + o);
+    for (int i = 0; i < in; ++i) acc += input[i] * LoadVec(w + i * n + o);
+    StoreVec(out + o, acc);
+  }
+  for (int o = vectors; o < n; ++o) {
+    float acc = b[o];
+    for (int i = 0; i < in; ++i) acc += input[i] * w[i * n + o];
+    out[o] = acc;
+  }
+}
+
+}  // namespace
+
+uint64_t Fnv1a64(std::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+Network::Layout Network::MakeLayout() {
+  Layout l{};
+  size_t at = 0;
+  auto take = [&at](size_t n) {
+    const size_t start = at;
+    at += n;
+    return start;
+  };
+  l.w1 = take(size_t{kNumFeatures} * kHidden1);
+  l.b1 = take(kHidden1);
+  l.w2 = take(kHidden1 * kHidden2);
+  l.b2 = take(kHidden2);
+  l.wv = take(kHidden2 * kValueOutputs);
+  l.bv = take(kValueOutputs);
+  l.wp = take(kHidden2 * kPolicySize);
+  l.bp = take(kPolicySize);
+  l.wo = take(kHidden2 * kOwnershipOutputs);
+  l.bo = take(kOwnershipOutputs);
+  l.total = at;
+  return l;
+}
+
+absl::StatusOr<Network> Network::Load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(absl::StrCat("cannot open weights file ", path,
+                                            ": ", std::strerror(errno)));
+  }
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return FromBytes(bytes.str(), path);
+}
+
+absl::StatusOr<Network> Network::FromBytes(std::string_view bytes,
+                                           const std::string& name) {
+  auto error = [&name](auto&&... parts) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("weights file ", name, ": ", parts...));
+  };
+  if (bytes.size() < kNetHeaderBytes) {
+    return error("truncated: ", bytes.size(), " bytes, shorter than the ",
+                 kNetHeaderBytes, "-byte header");
+  }
+  if (std::memcmp(bytes.data(), kNetMagic, sizeof kNetMagic) != 0) {
+    return error("not a wallgo network (bad magic)");
+  }
+  if (const uint32_t version = U32At(bytes, 8); version != kNetVersion) {
+    return error("version ", version, ", this build reads version ",
+                 kNetVersion);
+  }
+  const std::array<uint32_t, 8> shape = {
+      U32At(bytes, 12), U32At(bytes, 16), U32At(bytes, 20), U32At(bytes, 24),
+      U32At(bytes, 28), U32At(bytes, 32), U32At(bytes, 36), U32At(bytes, 40)};
+  const std::array<uint32_t, 8> expected = {
+      kNetHeaderBytes, kFeatureSetVersion, kNumFeatures, kHidden1,
+      kHidden2,        kValueOutputs,      kPolicySize,  kOwnershipOutputs};
+  if (shape != expected) {
+    return error(
+        "shape (header, feature set, features, hidden1, hidden2, "
+        "value, policy, ownership) = (",
+        absl::StrJoin(shape, ", "), "), this build needs (",
+        absl::StrJoin(expected, ", "), ")");
+  }
+  Network net;
+  net.layout_ = MakeLayout();
+  const uint32_t floats = U32At(bytes, 44);
+  if (floats != net.layout_.total) {
+    return error("payload of ", floats, " floats, the shape needs ",
+                 net.layout_.total);
+  }
+  const size_t want = kNetHeaderBytes + size_t{floats} * sizeof(float);
+  if (bytes.size() != want) {
+    return error(bytes.size() < want ? "truncated: " : "too long: ",
+                 bytes.size(), " bytes, expected ", want);
+  }
+  const std::string_view payload = bytes.substr(kNetHeaderBytes);
+  uint64_t checksum;
+  std::memcpy(&checksum, bytes.data() + 48, sizeof checksum);
+  if (Fnv1a64(payload) != checksum) {
+    return error("corrupt: the payload's checksum does not match the header");
+  }
+  net.weights_.resize(floats);
+  std::memcpy(net.weights_.data(), payload.data(), payload.size());
+  for (float w : net.weights_) {
+    if (!std::isfinite(w)) return error("corrupt: a weight is not finite");
+  }
+  return net;
+}
+
+Hidden Network::Forward(const Features& features) const {
+  // The first layer: the bias plus the rows of the active features, the
+  // 64 sums held in registers (eight with AVX).
+  static_assert(kHidden1 % kLanes == 0);
+  constexpr int kVectors = kHidden1 / kLanes;
+  Vec sum[kVectors];
+  for (int v = 0; v < kVectors; ++v)
+    sum[v] = LoadVec(at(layout_.b1) + kLanes * v);
+  const float* w1 = at(layout_.w1);
+  for (int i = 0; i < features.count; ++i) {
+    const float* row = w1 + size_t{features.active[i]} * kHidden1;
+    for (int v = 0; v < kVectors; ++v) sum[v] += LoadVec(row + kLanes * v);
+  }
+  alignas(32) std::array<float, kHidden1> acc;
+  for (int v = 0; v < kVectors; ++v) StoreVec(acc.data() + kLanes * v, sum[v]);
+  for (float& a : acc) a = std::max(a, 0.0f);
+  Hidden hidden;
+  Dense<kHidden1, kHidden2>(acc.data(), at(layout_.w2), at(layout_.b2),
+                            hidden.h.data());
+  for (float& h : hidden.h) h = std::max(h, 0.0f);
+  return hidden;
+}
+
+NetValue Network::Value(const Hidden& hidden, int players) const {
+  alignas(32) std::array<float, kValueOutputs> out;
+  Dense<kHidden2, kValueOutputs>(hidden.h.data(), at(layout_.wv),
+                                 at(layout_.bv), out.data());
+  NetValue v;
+  float best = out[0];
+  for (int s = 1; s < players; ++s) best = std::max(best, out[s]);
+  float total = 0;
+  for (int s = 0; s < players; ++s) {
+    v.win[s] = std::exp(out[s] - best);
+    total += v.win[s];
+  }
+  for (int s = 0; s < players; ++s) {
+    v.win[s] /= total;
+    v.score[s] = out[kMaxPlayers + s] * kScoreScale;
+  }
+  return v;
+}
+
+void Network::PolicyLogits(const Hidden& hidden,
+                           std::array<float, kPolicySize + 1>& logits) const {
+  Dense<kHidden2, kPolicySize>(hidden.h.data(), at(layout_.wp), at(layout_.bp),
+                               logits.data());
+  logits[kNoPolicyIndex] = 0;
+}
+
+std::array<float, kOwnershipOutputs> Network::Ownership(const Hidden& hidden,
+                                                        int players) const {
+  std::array<float, kOwnershipOutputs> out;
+  Dense<kHidden2, kOwnershipOutputs>(hidden.h.data(), at(layout_.wo),
+                                     at(layout_.bo), out.data());
+  for (int c = 0; c < kNumCells; ++c) {
+    float* cls = out.data() + c * kOwnerClasses;
+    // Classes of absent slots get no probability; "nobody" is always there.
+    auto present = [players](int k) { return k < players || k == kMaxPlayers; };
+    float best = -1e30f;
+    for (int k = 0; k < kOwnerClasses; ++k) {
+      if (present(k)) best = std::max(best, cls[k]);
+    }
+    float total = 0;
+    for (int k = 0; k < kOwnerClasses; ++k) {
+      cls[k] = present(k) ? std::exp(cls[k] - best) : 0.0f;
+      total += cls[k];
+    }
+    for (int k = 0; k < kOwnerClasses; ++k) cls[k] /= total;
+  }
+  return out;
+}
+
+}  // namespace wallgo::search::net

@@ -1,0 +1,86 @@
+// The learned evaluation's network: sparse binary features (features.h) ->
+// 64 ReLU units (a sum of the active features' rows: NNUE's first layer) ->
+// 32 ReLU units -> heads: a win logit and a final score per slot, the policy
+// logits, and the final owner of every cell (auxiliary, for analysis).
+// Plain float C++ that the compiler vectorises (every inner loop runs over
+// a contiguous output vector, so no reassociation is needed and the result
+// matches the trainer's float32 arithmetic to rounding).
+//
+// Weights file (little-endian): a 64-byte header
+//   0 magic "WALLGONN", 8 u32 version, 12 u32 header bytes (64),
+//   16 u32 feature set, 20 u32 features, 24 u32 hidden1, 28 u32 hidden2,
+//   32 u32 value outputs, 36 u32 policy outputs, 40 u32 ownership outputs,
+//   44 u32 payload floats, 48 u64 FNV-1a 64 of the payload, 56 reserved,
+// then float32 arrays: W1[features][h1], b1, W2[h1][h2], b2,
+// Wv[h2][8], bv, Wp[h2][policy], bp, Wo[h2][ownership], bo.
+// tools/train/train.py writes it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "search/net/features.h"
+
+namespace wallgo::search::net {
+
+inline constexpr char kNetMagic[8] = {'W', 'A', 'L', 'L', 'G', 'O', 'N', 'N'};
+inline constexpr uint32_t kNetVersion = 1;
+inline constexpr int kNetHeaderBytes = 64;
+inline constexpr int kHidden1 = 64;
+inline constexpr int kHidden2 = 32;
+inline constexpr int kValueOutputs = 2 * kMaxPlayers;  // win logits, scores
+inline constexpr int kOwnerClasses = kMaxPlayers + 1;  // slots, nobody
+inline constexpr int kOwnershipOutputs = kNumCells * kOwnerClasses;
+inline constexpr float kScoreScale = 49.0f;  // score head is in board units
+
+uint64_t Fnv1a64(std::string_view bytes);
+
+// The second hidden layer of one position, input to every head.
+struct alignas(32) Hidden {
+  std::array<float, kHidden2> h{};
+};
+
+struct NetValue {
+  std::array<float, kMaxPlayers> win{};    // by slot, summing to 1
+  std::array<float, kMaxPlayers> score{};  // by slot, cells
+};
+
+class Network {
+ public:
+  // Reads and checks a weights file: a missing, short, foreign,
+  // wrong-version, wrong-shape or corrupt (checksum) file is an error that
+  // names the file and says which.
+  static absl::StatusOr<Network> Load(const std::string& path);
+  static absl::StatusOr<Network> FromBytes(std::string_view bytes,
+                                           const std::string& name);
+
+  Hidden Forward(const Features& features) const;
+  // Win probabilities (a softmax of the first `players` win logits) and
+  // scores by slot.
+  NetValue Value(const Hidden& hidden, int players) const;
+  // Every policy logit, plus a 0 at kNoPolicyIndex.
+  void PolicyLogits(const Hidden& hidden,
+                    std::array<float, kPolicySize + 1>& logits) const;
+  // The probability of each owner class (slot 0..3, kMaxPlayers = nobody)
+  // of each cell, classes beyond the game's players left out.
+  std::array<float, kOwnershipOutputs> Ownership(const Hidden& hidden,
+                                                 int players) const;
+
+ private:
+  Network() = default;
+  // Offsets of each array within weights_.
+  struct Layout {
+    size_t w1, b1, w2, b2, wv, bv, wp, bp, wo, bo, total;
+  };
+  static Layout MakeLayout();
+  const float* at(size_t offset) const { return weights_.data() + offset; }
+
+  std::vector<float> weights_;
+  Layout layout_{};
+};
+
+}  // namespace wallgo::search::net

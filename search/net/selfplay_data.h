@@ -1,0 +1,57 @@
+// Generates training data: games of the graph search against itself at a
+// fixed visit budget, every position recorded with the search's visits per
+// legal move, its value, and the game's final scores and owners.
+// Randomness covers openings: the first `random_placements` placements are
+// uniformly random, the next `temperature_plies` moves are drawn with
+// probability proportional to visits^(1/temperature), the rest are the most
+// visited move. Game g's randomness and search seed come from (seed, g)
+// alone, so shards and jobs change nothing but the speed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "engine/types.h"
+#include "search/net/training_data.h"
+
+namespace wallgo::search::net {
+
+struct GenerateOptions {
+  Rules rules;
+  int games = 100;  // games of the whole run, all shards together
+  int visits = 400;
+  int random_placements = 2;
+  int temperature_plies = 10;
+  float temperature = 1.0f;
+  uint64_t seed = 1;
+  int shard_index = 0;  // 0-based
+  int shard_count = 1;
+  int jobs = 1;  // games played at once, one search thread each
+  int hash_mb = 32;
+};
+
+// The header a run with `options` writes.
+DataHeader HeaderFor(const GenerateOptions& options);
+
+// The records of game `game` (deterministic in options and game).
+std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& options,
+                                         int game);
+
+struct GenerateReport {
+  int games_before = 0;  // whole games found in the file (resume)
+  int games_played = 0;
+  int64_t records = 0;  // in the file at the end
+  double seconds = 0;
+};
+
+// Plays this shard's games (game numbers g with g % shard_count ==
+// shard_index) that the file at `path` does not hold yet, appending them in
+// order. `progress` (may be null) is called after each game written.
+absl::StatusOr<GenerateReport> GenerateData(
+    const std::string& path, const GenerateOptions& options,
+    const std::function<void(const GenerateReport&)>& progress = nullptr);
+
+}  // namespace wallgo::search::net

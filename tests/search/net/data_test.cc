@@ -1,0 +1,209 @@
+// Self-play data: the writer and reader round trip, a run killed mid-game
+// resumes to the same bytes, shards and jobs change nothing but speed, and
+// files made with other options or of another kind are refused.
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <span>
+#include <string>
+
+#include "engine/movegen.h"
+#include "engine/regions.h"
+#include "gtest/gtest.h"
+#include "search/net/examples.h"
+#include "search/net/selfplay_data.h"
+
+namespace wallgo::search::net {
+namespace {
+
+std::string TempPath(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("wallgo_net_data_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / name).string();
+  std::filesystem::remove(path);
+  return path;
+}
+
+std::string Bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+GenerateOptions Small() {
+  GenerateOptions o;
+  o.games = 3;
+  o.visits = 12;
+  o.seed = 5;
+  o.hash_mb = 4;
+  o.jobs = 3;  // a search at a few visits mostly waits: overlap the waits
+  return o;
+}
+
+// Generates `o` into a fresh file and returns its bytes.
+std::string Generate(const std::string& name, const GenerateOptions& o) {
+  const std::string path = TempPath(name);
+  absl::StatusOr<GenerateReport> r = GenerateData(path, o);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return Bytes(path);
+}
+
+TEST(NetData, RoundTripRecordsWholeGames) {
+  const std::string path = TempPath("round_trip.wgd");
+  const GenerateOptions o = Small();
+  ASSERT_TRUE(GenerateData(path, o).ok());
+  DataHeader header;
+  absl::StatusOr<std::vector<DataRecord>> records = ReadDataFile(path, &header);
+  ASSERT_TRUE(records.ok()) << records.status();
+  EXPECT_EQ(header, HeaderFor(o));
+  ASSERT_FALSE(records->empty());
+
+  int games = 0;
+  for (size_t i = 0; i < records->size(); ++i) {
+    const DataRecord& r = (*records)[i];
+    absl::StatusOr<Position> pos = RecordPosition(r);
+    ASSERT_TRUE(pos.ok()) << pos.status();
+    // The legal moves are the position's, and the search's visits are there.
+    MoveList moves;
+    GenerateMoves(*pos, moves);
+    ASSERT_EQ(r.num_moves, moves.size());
+    int64_t visits = 0;
+    for (int k = 0; k < moves.size(); ++k) {
+      EXPECT_EQ(r.moves[k], PackMove(moves[k]));
+      EXPECT_EQ(*UnpackMove(r.moves[k]), moves[k]);
+      visits += r.visits[k];
+    }
+    if (moves.size() > 1) {
+      EXPECT_GT(visits, 0);
+    }
+    EXPECT_GE(r.search_win, 0.0f);
+    EXPECT_LE(r.search_win, 1.0f);
+    // Each record is the position after one of the previous one's moves.
+    if (r.ply > 0) {
+      const Position before = *RecordPosition((*records)[i - 1]);
+      bool reached = false;
+      for (uint16_t packed :
+           std::span((*records)[i - 1].moves, (*records)[i - 1].num_moves)) {
+        Position next = before;
+        next.Play(*UnpackMove(packed));
+        reached |= next == *pos;
+      }
+      EXPECT_TRUE(reached) << "game " << r.game << " ply " << r.ply;
+    } else {
+      EXPECT_EQ(r.game, static_cast<uint32_t>(games));
+      ++games;
+    }
+    // The final owners add up to the final scores.
+    std::array<int, kMaxPlayers> owned{};
+    for (uint8_t owner : r.final_owner) {
+      if (owner != kNoOwner) ++owned[owner];
+    }
+    for (int p = 0; p < kMaxPlayers; ++p) EXPECT_EQ(owned[p], r.final_score[p]);
+    EXPECT_NE(r.winners, 0);
+    // The example made from it has its targets by slot.
+    absl::StatusOr<Example> e = MakeExample(r, static_cast<uint32_t>(i));
+    ASSERT_TRUE(e.ok());
+    EXPECT_EQ(e->score[0], r.final_score[r.to_move]);
+    EXPECT_EQ(e->in_setup, pos->in_setup());
+  }
+  EXPECT_EQ(games, o.games);
+  EXPECT_EQ(records->back().ply + 1, records->back().game_length);
+}
+
+TEST(NetData, KilledRunResumesToTheSameBytes) {
+  const GenerateOptions o = Small();
+  const std::string whole = Generate("whole.wgd", o);
+  EXPECT_FALSE(ReadDataFile(TempPath("missing.wgd")).ok());
+
+  // Cut the file in the middle of a record of the second game.
+  DataRecord game0;
+  std::memcpy(&game0, whole.data() + kDataHeaderBytes, sizeof game0);
+  const size_t cut =
+      kDataHeaderBytes + (game0.game_length + 2) * sizeof(DataRecord) + 100;
+  ASSERT_LT(cut, whole.size());
+  const std::string path = TempPath("resumed.wgd");
+  std::ofstream(path, std::ios::binary) << whole.substr(0, cut);
+
+  absl::StatusOr<GenerateReport> r = GenerateData(path, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->games_before, 1);
+  EXPECT_EQ(r->games_played, 2);
+  EXPECT_EQ(Bytes(path), whole);
+
+  // Resuming a finished file plays nothing.
+  r = GenerateData(path, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->games_played, 0);
+  EXPECT_EQ(Bytes(path), whole);
+}
+
+TEST(NetData, JobsAndShardsChangeNothingButSpeed) {
+  GenerateOptions o = Small();
+  const std::string one_job_path = TempPath("jobs1.wgd");
+  o.jobs = 1;
+  ASSERT_TRUE(GenerateData(one_job_path, o).ok());
+  o.jobs = 3;
+  EXPECT_EQ(Generate("jobs3.wgd", o), Bytes(one_job_path));
+
+  absl::StatusOr<std::vector<DataRecord>> read = ReadDataFile(one_job_path);
+  ASSERT_TRUE(read.ok());
+  const std::vector<DataRecord> whole = *std::move(read);
+  std::set<uint32_t> seen;
+  for (int shard = 0; shard < 2; ++shard) {
+    o.shard_index = shard;
+    o.shard_count = 2;
+    const std::string path = TempPath("shard" + std::to_string(shard));
+    ASSERT_TRUE(GenerateData(path, o).ok());
+    absl::StatusOr<std::vector<DataRecord>> part = ReadDataFile(path);
+    ASSERT_TRUE(part.ok());
+    for (const DataRecord& r : *part) {
+      EXPECT_EQ(static_cast<int>(r.game) % 2, shard);
+      seen.insert(r.game);
+      // The same game, byte for byte, as in the unsharded run.
+      bool found = false;
+      for (const DataRecord& w : whole) {
+        found |= std::memcmp(&w, &r, sizeof r) == 0;
+      }
+      EXPECT_TRUE(found) << "game " << r.game << " ply " << r.ply;
+    }
+  }
+  EXPECT_EQ(seen, (std::set<uint32_t>{0, 1, 2}));
+}
+
+TEST(NetData, RefusesOtherOptionsAndForeignFiles) {
+  GenerateOptions o = Small();
+  o.games = 1;
+  const std::string path = TempPath("options.wgd");
+  ASSERT_TRUE(GenerateData(path, o).ok());
+  o.seed = 6;
+  absl::StatusOr<GenerateReport> r = GenerateData(path, o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("other options"), std::string::npos)
+      << r.status();
+
+  const std::string foreign = TempPath("foreign.wgd");
+  std::ofstream(foreign, std::ios::binary) << std::string(300, 'x');
+  absl::StatusOr<std::vector<DataRecord>> read = ReadDataFile(foreign);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.status().message().find("not a wallgo self-play data file"),
+            std::string::npos);
+
+  std::string bytes = Bytes(path);
+  bytes[8] = 9;  // version 9
+  const std::string newer = TempPath("newer.wgd");
+  std::ofstream(newer, std::ios::binary) << bytes;
+  read = ReadDataFile(newer);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.status().message().find("version 9"), std::string::npos);
+
+  GenerateOptions bad = Small();
+  bad.shard_index = 2;
+  bad.shard_count = 2;
+  EXPECT_FALSE(GenerateData(TempPath("bad.wgd"), bad).ok());
+}
+
+}  // namespace
+}  // namespace wallgo::search::net

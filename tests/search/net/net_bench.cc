@@ -1,0 +1,133 @@
+// Speed of the learned evaluation against the classic one, on the positions
+// of greedy self-play games (2 players, setup included):
+//   build/bin/net_bench [--benchmark_min_time=1]
+// What a search pays: the classic evaluation per leaf and, to expand a node,
+// one classic evaluation per child (its priors); the network gives a leaf's
+// value, or a node's value and every child's prior in one call.
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "engine/movegen.h"
+#include "engine/regions.h"
+#include "search/eval/eval.h"
+#include "search/eval/greedy.h"
+#include "search/net/net_evaluator.h"
+
+namespace wallgo::search::net {
+namespace {
+
+const std::string kWeights =
+    std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-1.wgn";
+
+const std::vector<Position>& Positions() {
+  static const std::vector<Position> positions = [] {
+    std::vector<Position> out;
+    SearchOptions options;
+    for (int g = 0; g < 8; ++g) {
+      options.seed = g;
+      GreedyPlayer player(options);
+      Position pos = *Position::Start(Rules::Default(2));
+      while (!IsGameOver(pos)) {
+        out.push_back(pos);
+        pos.Play(player.Search(pos, {}, nullptr, 1).best);
+      }
+    }
+    return out;
+  }();
+  return positions;
+}
+
+const NetEvaluator& Net() {
+  static const std::unique_ptr<NetEvaluator> net =
+      std::move(NetEvaluator::Load(kWeights).value());
+  return *net;
+}
+
+void BM_ClassicValue(benchmark::State& state) {
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(search::Evaluate(Positions()[i]));
+    if (++i == Positions().size()) i = 0;
+  }
+}
+BENCHMARK(BM_ClassicValue);
+
+void BM_NetFeatures(benchmark::State& state) {
+  size_t i = 0;
+  Features f;
+  for (auto _ : state) {
+    ExtractFeatures(Positions()[i], f);
+    benchmark::DoNotOptimize(f);
+    if (++i == Positions().size()) i = 0;
+  }
+}
+BENCHMARK(BM_NetFeatures);
+
+void BM_NetValue(benchmark::State& state) {
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(Net().Evaluate(Positions()[i], {}, {}));
+    if (++i == Positions().size()) i = 0;
+  }
+}
+BENCHMARK(BM_NetValue);
+
+// Moves of every position, generated once (the search has them anyway).
+const std::vector<MoveList>& Moves() {
+  static const std::vector<MoveList> moves = [] {
+    std::vector<MoveList> out(Positions().size());
+    for (size_t i = 0; i < out.size(); ++i)
+      GenerateMoves(Positions()[i], out[i]);
+    return out;
+  }();
+  return moves;
+}
+
+void BM_NetValueAndPriors(benchmark::State& state) {
+  size_t i = 0;
+  std::array<float, MoveList::kCapacity> priors;
+  int64_t moves = 0;
+  for (auto _ : state) {
+    const MoveList& m = Moves()[i];
+    benchmark::DoNotOptimize(
+        Net().Evaluate(Positions()[i], std::span(m.begin(), m.size()),
+                       std::span(priors.data(), m.size())));
+    moves += m.size();
+    if (++i == Positions().size()) i = 0;
+  }
+  state.counters["moves"] = static_cast<double>(moves) / state.iterations();
+}
+BENCHMARK(BM_NetValueAndPriors);
+
+// The classic expansion: every child played and evaluated, softmax of the
+// mover's utility (search/mcts.cc BuildEdges).
+void BM_ClassicValueAndPriors(benchmark::State& state) {
+  size_t i = 0;
+  std::array<float, MoveList::kCapacity> priors;
+  for (auto _ : state) {
+    const Position& pos = Positions()[i];
+    const MoveList& m = Moves()[i];
+    const int me = Index(pos.to_move());
+    float total = 0;
+    for (int k = 0; k < m.size(); ++k) {
+      Position child = pos;
+      child.Play(m[k]);
+      const Evaluation e = search::Evaluate(child);
+      priors[k] = std::exp(
+          (e.win[me] + 0.25f * ScoreMargin(e.score, 2, pos.to_move()) / 49) /
+          0.2f);
+      total += priors[k];
+    }
+    benchmark::DoNotOptimize(total);
+    benchmark::DoNotOptimize(search::Evaluate(pos));
+    if (++i == Positions().size()) i = 0;
+  }
+}
+BENCHMARK(BM_ClassicValueAndPriors);
+
+}  // namespace
+}  // namespace wallgo::search::net
+
+BENCHMARK_MAIN();

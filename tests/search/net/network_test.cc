@@ -1,0 +1,283 @@
+// The network: the shipped weights load and compute what the trainer
+// computed (its fixture, to 1e-4); the loader turns every kind of bad file
+// into a clear error; the features and the evaluator keep their invariants
+// along random games of every variant, from several threads at once.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "engine/movegen.h"
+#include "engine/regions.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "search/net/fixture.h"
+#include "search/net/net_evaluator.h"
+#include "search/net/symmetry.h"
+#include "tests/engine/test_support.h"
+
+namespace wallgo::search::net {
+namespace {
+
+const std::string kWeights =
+    std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-1.wgn";
+const std::string kFixture = std::string(WALLGO_SOURCE_DIR) +
+                             "/search/net/weights/wallgo-net-1.fixture.json";
+
+std::string Bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string TempFile(const std::string& name, const std::string& contents) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("wallgo_net_test_" + std::to_string(::getpid()) + name);
+  std::ofstream(path, std::ios::binary) << contents;
+  return path.string();
+}
+
+TEST(NetNetwork, ShippedWeightsComputeWhatTheTrainerComputed) {
+  absl::StatusOr<Network> net = Network::Load(kWeights);
+  ASSERT_TRUE(net.ok()) << net.status();
+  absl::StatusOr<FixtureReport> r = CheckFixture(*net, kFixture, 1e-4);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_GE(r->samples, 8);
+  EXPECT_LT(r->max_error, 1e-4);
+}
+
+TEST(NetNetwork, FixtureCheckCatchesADifference) {
+  absl::StatusOr<Network> net = Network::Load(kWeights);
+  ASSERT_TRUE(net.ok());
+  std::ifstream in(kFixture);
+  nlohmann::json fixture = nlohmann::json::parse(in);
+  fixture["samples"][1]["priors"][0] =
+      fixture["samples"][1]["priors"][0].get<double>() + 2e-4;
+  absl::StatusOr<FixtureReport> r =
+      CheckFixture(*net, TempFile("fixture.json", fixture.dump()), 1e-4);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("sample 1 priors[0]"), std::string::npos)
+      << r.status();
+  EXPECT_FALSE(CheckFixture(*net, TempFile("bad.json", "{nope")).ok());
+  EXPECT_FALSE(CheckFixture(*net, TempFile("empty.json", "{}")).ok());
+}
+
+// The loader's message for `bytes`, which must be refused.
+std::string Refusal(const std::string& bytes) {
+  absl::StatusOr<Network> net = Network::FromBytes(bytes, "w.wgn");
+  EXPECT_FALSE(net.ok());
+  return net.ok() ? "" : std::string(net.status().message());
+}
+
+void ExpectHas(const std::string& message, const std::string& part) {
+  EXPECT_NE(message.find(part), std::string::npos) << message;
+}
+
+TEST(NetNetwork, LoaderRefusesBadFilesWithAClearMessage) {
+  const std::string good = Bytes(kWeights);
+  ASSERT_TRUE(Network::FromBytes(good, "w.wgn").ok());
+
+  absl::StatusOr<Network> missing = Network::Load(kWeights + ".missing");
+  ASSERT_FALSE(missing.ok());
+  ExpectHas(std::string(missing.status().message()),
+            "cannot open weights file");
+
+  ExpectHas(Refusal(good.substr(0, 20)), "truncated");
+  ExpectHas(Refusal(good.substr(0, good.size() - 4)), "truncated");
+  ExpectHas(Refusal(good + "xxxx"), "too long");
+  std::string bad = good;
+  bad[0] = 'X';
+  ExpectHas(Refusal(bad), "not a wallgo network");
+  bad = good;
+  bad[8] = 2;
+  ExpectHas(Refusal(bad), "version 2, this build reads version 1");
+  bad = good;
+  bad[24] = 65;  // hidden1
+  ExpectHas(Refusal(bad), "shape");
+  bad = good;
+  bad[good.size() / 2] ^= 0x10;
+  ExpectHas(Refusal(bad), "corrupt");
+  // A NaN weight behind a matching checksum.
+  bad = good;
+  const float nan = std::nanf("");
+  std::memcpy(bad.data() + kNetHeaderBytes, &nan, sizeof nan);
+  const uint64_t sum = Fnv1a64(std::string_view(bad).substr(kNetHeaderBytes));
+  std::memcpy(bad.data() + 48, &sum, sizeof sum);
+  ExpectHas(Refusal(bad), "not finite");
+  ExpectHas(Refusal(""), "truncated");
+}
+
+// Positions along random games of every variant, finished ones included.
+std::vector<Position> RandomPositions(int games_per_variant) {
+  std::vector<Position> positions;
+  for (const testing::Variant& v : testing::Variants()) {
+    std::mt19937_64 rng(testing::SeedFor(v.name));
+    for (int g = 0; g < games_per_variant; ++g) {
+      testing::PlayRandomGame(v.rules, rng, 200, [&](const Position& pos) {
+        positions.push_back(pos);
+      });
+    }
+  }
+  return positions;
+}
+
+TEST(NetFeatures, EachCellHasOneRaceClassAndEveryIndexFits) {
+  for (const Position& pos : RandomPositions(3)) {
+    Features f;
+    ExtractFeatures(pos, f);
+    ASSERT_LE(f.count, kMaxActive);
+    std::set<int> seen(f.active.begin(), f.active.begin() + f.count);
+    EXPECT_EQ(static_cast<int>(seen.size()), f.count) << "a feature twice";
+    int race = 0, stones = 0, walls = 0;
+    for (int feature : seen) {
+      ASSERT_LT(feature, kNumFeatures);
+      race += feature >= kRaceBase && feature < kWallBase;
+      stones += feature < kRaceBase;
+      walls += feature >= kWallBase && feature < kGlobalBase;
+    }
+    EXPECT_EQ(race, kNumCells);
+    EXPECT_EQ(stones, PopCount(pos.occupied()));
+    EXPECT_EQ(walls, PopCount(pos.walls().north) + PopCount(pos.walls().east));
+    EXPECT_EQ(f.finished, IsGameOver(pos));
+    // The side to move's stones are slot 0's.
+    for (Bitboard b = pos.stones(pos.to_move()); b != 0; b = PopLowest(b)) {
+      EXPECT_TRUE(seen.count(kStoneBase + LowestCell(b)));
+    }
+  }
+}
+
+TEST(NetEvaluator, ValuesAndPriorsAreDistributionsAndFinishedGamesExact) {
+  absl::StatusOr<std::unique_ptr<NetEvaluator>> eval =
+      NetEvaluator::Load(kWeights);
+  ASSERT_TRUE(eval.ok()) << eval.status();
+  for (const Position& pos : RandomPositions(2)) {
+    MoveList moves;
+    GenerateMoves(pos, moves);
+    std::vector<float> priors(moves.size(), -1);
+    const Value v =
+        (*eval)->Evaluate(pos, std::span(moves.begin(), moves.size()), priors);
+    float total = 0, prior_total = 0;
+    for (int p = 0; p < pos.num_players(); ++p) {
+      EXPECT_GE(v.win[p], 0);
+      total += v.win[p];
+    }
+    EXPECT_NEAR(total, 1, 1e-5);
+    for (float prior : priors) {
+      EXPECT_GT(prior, 0);
+      prior_total += prior;
+    }
+    if (!moves.empty()) {
+      EXPECT_NEAR(prior_total, 1, 1e-4);
+    }
+    if (pos.num_players() == 2) {
+      EXPECT_NEAR(v.margin[0], -v.margin[1], 1e-4);
+    }
+    if (IsGameOver(pos)) {
+      const Value exact = FinishedValue(pos);
+      EXPECT_EQ(v.win, exact.win);
+      EXPECT_EQ(v.margin, exact.margin);
+      const Result result = ComputeResult(pos);
+      for (int p = 0; p < pos.num_players(); ++p) {
+        EXPECT_EQ(v.win[p] > 0, (result.winners >> p & 1) != 0);
+      }
+    }
+  }
+}
+
+// Run under ThreadSanitizer in CI: the evaluator is shared by search threads.
+TEST(ThreadedNetEvaluator, ThreadsGetTheSameAnswers) {
+  absl::StatusOr<std::unique_ptr<NetEvaluator>> eval =
+      NetEvaluator::Load(kWeights);
+  ASSERT_TRUE(eval.ok());
+  const std::vector<Position> positions = RandomPositions(1);
+  auto run = [&](std::vector<Value>& out) {
+    for (const Position& pos : positions) {
+      MoveList moves;
+      GenerateMoves(pos, moves);
+      std::array<float, MoveList::kCapacity> priors;
+      out.push_back((*eval)->Evaluate(pos,
+                                      std::span(moves.begin(), moves.size()),
+                                      std::span(priors.data(), moves.size())));
+    }
+  };
+  std::vector<Value> alone, a, b;
+  run(alone);
+  std::thread ta(run, std::ref(a)), tb(run, std::ref(b));
+  ta.join();
+  tb.join();
+  ASSERT_EQ(a.size(), alone.size());
+  for (size_t i = 0; i < alone.size(); ++i) {
+    EXPECT_EQ(a[i].win, alone[i].win);
+    EXPECT_EQ(b[i].win, alone[i].win);
+    EXPECT_EQ(b[i].margin, alone[i].margin);
+  }
+}
+
+}  // namespace
+}  // namespace wallgo::search::net
+
+namespace wallgo::search::net {
+namespace {
+
+// The trainer's augmentation is only right if permuting the features (and
+// policy indices) of a position equals extracting them from the mirrored or
+// rotated position.
+TEST(NetSymmetry, PermutedFeaturesAreThoseOfTheTransformedPosition) {
+  std::vector<std::array<uint16_t, kNumFeatures + 1>> feature_perm;
+  std::vector<std::array<uint16_t, kPolicySize + 1>> policy_perm;
+  for (int s = 0; s < kNumSymmetries; ++s) {
+    feature_perm.push_back(FeaturePermutation(s));
+    policy_perm.push_back(PolicyPermutation(s));
+    // Each table is a permutation.
+    EXPECT_EQ(
+        std::set<int>(feature_perm[s].begin(), feature_perm[s].end()).size(),
+        static_cast<size_t>(kNumFeatures + 1));
+    EXPECT_EQ(
+        std::set<int>(policy_perm[s].begin(), policy_perm[s].end()).size(),
+        static_cast<size_t>(kPolicySize + 1));
+  }
+  EXPECT_EQ(TransformCell(1, CellOf(0, 0)), CellOf(6, 0));  // a1 -> g1
+  EXPECT_EQ(TransformSide(1, Side::kNorth), Side::kWest);
+  int checked = 0;
+  for (const Position& pos : RandomPositions(1)) {
+    Features f;
+    ExtractFeatures(pos, f);
+    MoveList moves;
+    GenerateMoves(pos, moves);
+    for (int s = 0; s < kNumSymmetries; ++s) {
+      const absl::StatusOr<Position> transformed = TransformPosition(s, pos);
+      if (!transformed.ok()) {
+        // Only fourstone's fixed stones can make a mirror image impossible.
+        EXPECT_EQ(pos.rules().setup, SetupRule::kFourStone);
+        continue;
+      }
+      const Position& t = *transformed;
+      Features g;
+      ExtractFeatures(t, g);
+      std::set<int> permuted,
+          direct(g.active.begin(), g.active.begin() + g.count);
+      for (int i = 0; i < f.count; ++i)
+        permuted.insert(feature_perm[s][f.active[i]]);
+      ASSERT_EQ(permuted, direct) << "symmetry " << s;
+      // Legal moves map to legal moves, and their policy indices permute.
+      MoveList t_moves;
+      GenerateMoves(t, t_moves);
+      std::set<uint32_t> legal;
+      for (const Move& m : t_moves) legal.insert(m.Code());
+      for (const Move& m : moves) {
+        const Move tm = TransformMove(s, m);
+        ASSERT_TRUE(legal.count(tm.Code())) << "symmetry " << s;
+        const auto a = PolicyIndices(m), b = PolicyIndices(tm);
+        for (int k = 0; k < 3; ++k) ASSERT_EQ(policy_perm[s][a[k]], b[k]);
+      }
+      EXPECT_EQ(t_moves.size(), moves.size());
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1000);
+}
+
+}  // namespace
+}  // namespace wallgo::search::net

@@ -1,0 +1,332 @@
+#!/usr/bin/python3
+"""Trains wallgo's evaluation network on self-play examples and exports it.
+
+    /usr/bin/python3 tools/train/train.py --data a.wgd b.wgd --out net.wgn \
+        --fixture net.fixture.json --epochs 12 --seed 1
+
+Reads each DATA file's examples (DATA.examples, made by `wallgo-net
+features`). The network (search/net/network.h): sparse features -> 64 ReLU
+-> 32 ReLU -> heads: win logit and final score per slot (value), policy
+logits (a move's logit is the sum of its parts), final owner of every cell
+(auxiliary). Games whose number is a multiple of --holdout-every are held
+out for validation. Writes the weights file (versioned header, FNV-1a
+checksum), a fixture of the trainer's own outputs on a few held-out
+positions (checked by `wallgo-net verify`) and a JSON summary with the
+losses. Deterministic for a given seed, data and --threads.
+"""
+import argparse
+import copy
+import json
+import math
+import os
+import struct
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wallgo_data as wd  # noqa: E402
+
+HIDDEN1, HIDDEN2 = 64, 32
+VALUE_OUTPUTS = 2 * wd.MAX_PLAYERS
+OWNERSHIP_OUTPUTS = wd.NUM_CELLS * wd.OWNER_CLASSES
+NET_MAGIC = b"WALLGONN"
+NET_VERSION = 1
+FEATURE_SET = 1
+SCORE_SCALE = 49.0
+# Loss weights: value (win cross-entropy), score (squared error in board
+# units), policy (cross-entropy against the visit shares), ownership.
+W_VALUE, W_SCORE, W_POLICY, W_OWNER = 1.0, 4.0, 1.0, 0.5
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w1 = nn.Embedding(wd.NUM_FEATURES + 1, HIDDEN1, padding_idx=wd.NUM_FEATURES)
+        nn.init.normal_(self.w1.weight, std=0.05)
+        with torch.no_grad():
+            self.w1.weight[wd.NUM_FEATURES].zero_()
+        self.b1 = nn.Parameter(torch.zeros(HIDDEN1))
+        self.l2 = nn.Linear(HIDDEN1, HIDDEN2)
+        self.value = nn.Linear(HIDDEN2, VALUE_OUTPUTS)
+        self.policy = nn.Linear(HIDDEN2, wd.POLICY_SIZE)
+        self.owner = nn.Linear(HIDDEN2, OWNERSHIP_OUTPUTS)
+
+    def forward(self, features):
+        x = F.relu(self.w1(features).sum(1) + self.b1)
+        h = F.relu(self.l2(x))
+        return self.value(h), self.policy(h), self.owner(h)
+
+
+def slot_mask(players):
+    """[B, 4] True for the slots in the game."""
+    return torch.arange(wd.MAX_PLAYERS)[None, :] < players[:, None]
+
+
+def win_probabilities(value, players):
+    logits = value[:, :wd.MAX_PLAYERS].masked_fill(~slot_mask(players), -1e9)
+    return torch.softmax(logits, 1)
+
+
+def move_logits(policy, move_index, num_moves):
+    """[B, M] logits of the legal moves (the sum of their parts), -inf past
+    each position's moves."""
+    padded = torch.cat([policy, torch.zeros(policy.shape[0], 1)], 1)
+    b, m, _ = move_index.shape
+    parts = torch.gather(padded, 1, move_index.reshape(b, m * 3)).reshape(b, m, 3)
+    logits = parts.sum(2)
+    legal = torch.arange(m)[None, :] < num_moves[:, None]
+    return logits.masked_fill(~legal, -1e9)
+
+
+def ownership_log_probs(owner, players):
+    logits = owner.reshape(-1, wd.NUM_CELLS, wd.OWNER_CLASSES)
+    present = torch.cat([slot_mask(players), torch.ones(players.shape[0], 1, dtype=torch.bool)], 1)
+    return torch.log_softmax(logits.masked_fill(~present[:, None, :], -1e9), 2)
+
+
+class Symmetries:
+    """The board's eight symmetries as permutations of feature indices,
+    policy indices and cells (`wallgo-net symmetries`): the trainer's data
+    augmentation, with no game logic here."""
+
+    def __init__(self, path):
+        tables = json.load(open(path))
+        self.features = np.array(tables["features"], dtype=np.int64)
+        self.policy = np.array(tables["policy"], dtype=np.int64)
+        # owner'[T(c)] = owner[c]: gather through the inverse permutation.
+        self.inverse_cells = np.argsort(np.array(tables["cells"]), axis=1)
+        if self.features.shape != (8, wd.NUM_FEATURES + 1) or self.policy.shape != (8, wd.POLICY_SIZE + 1):
+            raise ValueError(f"{path}: tables do not fit this trainer")
+
+
+class Batch:
+    """Tensors of a slice of examples (numpy structured array), seen through
+    symmetry `sym` of `symmetries` (none when `symmetries` is None)."""
+
+    def __init__(self, ex, symmetries=None, sym=0, search_weight=0.0):
+        m = max(1, int(ex["num_moves"].max()))
+        features = ex["features"].astype(np.int64)
+        move_index = ex["move_index"][:, :m].astype(np.int64)
+        owner = ex["owner"].astype(np.int64)
+        if symmetries is not None and sym != 0:
+            features = symmetries.features[sym][features]
+            move_index = symmetries.policy[sym][move_index]
+            owner = owner[:, symmetries.inverse_cells[sym]]
+        self.features = torch.from_numpy(features)
+        self.num_moves = torch.from_numpy(ex["num_moves"].astype(np.int64))
+        self.move_index = torch.from_numpy(move_index)
+        self.visit_share = torch.from_numpy(np.ascontiguousarray(ex["visit_share"][:, :m]))
+        win = np.array(ex["win"], dtype=np.float32)
+        if search_weight > 0:
+            # Two players: blend the result with the search's win rate, a
+            # per-position signal (the result is one per game).
+            two = ex["players"] == 2
+            search = np.stack([ex["search_win"], 1 - ex["search_win"]], 1)
+            win[two, :2] = (1 - search_weight) * win[two, :2] + search_weight * search[two]
+        self.win = torch.from_numpy(win)
+        self.score = torch.from_numpy(np.ascontiguousarray(ex["score"])) / SCORE_SCALE
+        self.owner = torch.from_numpy(owner)
+        self.players = torch.from_numpy(ex["players"].astype(np.int64))
+
+
+def losses(net, batch):
+    """Mean value, score, policy and ownership losses of a batch."""
+    value, policy, owner = net(batch.features)
+    mask = slot_mask(batch.players)
+    logw = torch.log_softmax(value[:, :wd.MAX_PLAYERS].masked_fill(~mask, -1e9), 1)
+    value_loss = -(batch.win * logw).sum(1).mean()
+    score_err = (value[:, wd.MAX_PLAYERS:] - batch.score) ** 2
+    score_loss = (score_err * mask).sum(1).mean()
+    logp = torch.log_softmax(move_logits(policy, batch.move_index, batch.num_moves), 1)
+    has_policy = (batch.num_moves > 1) & (batch.visit_share.sum(1) > 0)
+    policy_ce = -(batch.visit_share * logp.clamp(min=-1e4)).sum(1)
+    policy_loss = (policy_ce * has_policy).sum() / has_policy.sum().clamp(min=1)
+    own_logp = ownership_log_probs(owner, batch.players)
+    own_loss = -torch.gather(own_logp, 2, batch.owner[:, :, None]).mean()
+    return value_loss, score_loss, policy_loss, own_loss
+
+
+def total(parts):
+    v, s, p, o = parts
+    return W_VALUE * v + W_SCORE * s + W_POLICY * p + W_OWNER * o
+
+
+def evaluate(net, examples, batch_size=2048):
+    """Mean losses over `examples` (no gradient)."""
+    sums, n = np.zeros(4), 0
+    with torch.no_grad():
+        for start in range(0, len(examples), batch_size):
+            ex = examples[start:start + batch_size]
+            parts = losses(net, Batch(ex))
+            sums += np.array([float(p) for p in parts]) * len(ex)
+            n += len(ex)
+    return sums / max(1, n)
+
+
+def fmt(parts):
+    v, s, p, o = parts
+    return (f"value {v:.4f}  score {s:.5f} (MAE~{math.sqrt(max(s, 0)) * 49:.1f} cells)  "
+            f"policy {p:.3f}  owner {o:.3f}  total {total(parts):.4f}")
+
+
+def export_weights(net, path):
+    arrays = [
+        net.w1.weight[:wd.NUM_FEATURES], net.b1,
+        net.l2.weight.t(), net.l2.bias,
+        net.value.weight.t(), net.value.bias,
+        net.policy.weight.t(), net.policy.bias,
+        net.owner.weight.t(), net.owner.bias,
+    ]
+    payload = b"".join(a.detach().contiguous().numpy().astype("<f4").tobytes() for a in arrays)
+    checksum = fnv1a64(payload)
+    header = NET_MAGIC + struct.pack(
+        "<10I", NET_VERSION, 64, FEATURE_SET, wd.NUM_FEATURES, HIDDEN1, HIDDEN2,
+        VALUE_OUTPUTS, wd.POLICY_SIZE, OWNERSHIP_OUTPUTS, len(payload) // 4)
+    header += struct.pack("<Q", checksum) + bytes(8)
+    assert len(header) == 64
+    with open(path, "wb") as f:
+        f.write(header + payload)
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def export_fixture(net, examples, data_paths, origin, path, count):
+    """The trainer's outputs on `count` held-out positions, both phases."""
+    setup = [i for i in range(len(examples)) if examples["in_setup"][i]]
+    play = [i for i in range(len(examples)) if not examples["in_setup"][i]]
+    chosen = setup[:count // 4] + play[:count - min(len(setup), count // 4)]
+    samples = []
+    with torch.no_grad():
+        for i in chosen:
+            ex = examples[i:i + 1]
+            batch = Batch(ex)
+            value, policy, owner = net(batch.features)
+            players = int(ex["players"][0])
+            n = int(ex["num_moves"][0])
+            priors = torch.softmax(move_logits(policy, batch.move_index, batch.num_moves), 1)[0, :n]
+            own = ownership_log_probs(owner, batch.players).exp()[0].reshape(-1)
+            record = wd.raw_record(data_paths[origin[i]], int(ex["data_index"][0]))
+            samples.append({
+                "record_hex": record.hex(),
+                "features": [int(f) for f in ex["features"][0][:int(ex["num_features"][0])]],
+                "win": win_probabilities(value, batch.players)[0, :players].tolist(),
+                "score_units": value[0, wd.MAX_PLAYERS:wd.MAX_PLAYERS + players].tolist(),
+                "priors": priors.tolist(),
+                "ownership": own.tolist(),
+            })
+    with open(path, "w") as f:
+        json.dump({"format": "wallgo-net fixture 1", "samples": samples}, f)
+
+
+def load(data_paths):
+    parts, origin = [], []
+    for k, path in enumerate(data_paths):
+        ex = np.asarray(wd.read_examples(path + ".examples"))
+        parts.append(ex)
+        origin.append(np.full(len(ex), k, dtype=np.int32))
+    return np.concatenate(parts), np.concatenate(origin)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", nargs="+", required=True, help="self-play data files (DATA.examples next to each)")
+    ap.add_argument("--out", required=True, help="weights file to write")
+    ap.add_argument("--fixture", help="fixture JSON to write")
+    ap.add_argument("--summary", help="JSON summary to write")
+    ap.add_argument("--epochs", type=float, default=10)
+    ap.add_argument("--batch", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--weight-decay", type=float, default=1e-5)
+    ap.add_argument("--holdout-every", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--fixture-size", type=int, default=8)
+    ap.add_argument("--search-value-weight", type=float, default=0.0,
+                    help="train the win head on (1-w) * result + w * the search's win rate (2 players)")
+    ap.add_argument("--keep-best", type=int, default=1,
+                    help="1: end with the weights of the report with the lowest held-out value loss")
+    ap.add_argument("--symmetries", help="augment each batch by a random board symmetry "
+                    "(tables from `wallgo-net symmetries --out FILE`)")
+    ap.add_argument("--max-eval", type=int, default=20000, help="examples for the train-loss measure")
+    args = ap.parse_args()
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+    rng = np.random.default_rng(args.seed)
+    start_time = time.time()
+
+    symmetries = Symmetries(args.symmetries) if args.symmetries else None
+    examples, origin = load(args.data)
+    held = examples["game"] % args.holdout_every == 0
+    train, val = examples[~held], examples[held]
+    val_origin = origin[held]
+    if len(train) == 0 or len(val) == 0:
+        sys.exit("train.py: need games both for training and held out (more games, or --holdout-every)")
+    probe = train[:args.max_eval]
+    print(f"{len(examples)} examples: {len(train)} for training, {len(val)} held out "
+          f"({int(train['in_setup'].sum())} / {int(val['in_setup'].sum())} in the placement phase)")
+
+    net = Net()
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    # At least 20 steps: the one-cycle schedule needs a few on each side.
+    steps = max(20, int(args.epochs * len(train) / args.batch))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
+    first_train = evaluate(net, probe)
+    first_val = evaluate(net, val)
+    print(f"start        train: {fmt(first_train)}\n             held:  {fmt(first_val)}")
+    order = rng.permutation(len(train))
+    pos = 0
+    steps_per_report = max(1, steps // 10)
+    best = (float("inf"), 0, None)  # held-out value loss, step, weights
+    val_probe = val[::max(1, len(val) // 4000)]  # progress reports only
+    for step in range(steps):
+        if pos + args.batch > len(order):
+            order, pos = rng.permutation(len(train)), 0
+        idx = np.sort(order[pos:pos + args.batch])
+        pos += args.batch
+        sym = int(rng.integers(8)) if symmetries is not None else 0
+        loss = total(losses(net, Batch(train[idx], symmetries, sym, args.search_value_weight)))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if (step + 1) % steps_per_report == 0 or step + 1 == steps:
+            held = evaluate(net, val_probe)
+            print(f"step {step + 1}/{steps} ({time.time() - start_time:.0f} s)  held: {fmt(held)}", flush=True)
+            if held[0] < best[0]:
+                best = (held[0], step + 1, copy.deepcopy(net.state_dict()))
+    if args.keep_best and best[2] is not None:
+        net.load_state_dict(best[2])
+        print(f"kept the weights of step {best[1]} (held-out value loss {best[0]:.4f})")
+    last_train = evaluate(net, probe)
+    last_val = evaluate(net, val)
+    print(f"end          train: {fmt(last_train)}\n             held:  {fmt(last_val)}")
+
+    export_weights(net, args.out)
+    if args.fixture:
+        export_fixture(net, val, args.data, val_origin, args.fixture, args.fixture_size)
+    if args.summary:
+        with open(args.summary, "w") as f:
+            json.dump({
+                "examples": int(len(examples)), "train": int(len(train)), "held_out": int(len(val)),
+                "steps": steps, "seed": args.seed, "seconds": round(time.time() - start_time, 1),
+                "first_train_loss": float(total(first_train)), "final_train_loss": float(total(last_train)),
+                "first_held_loss": float(total(first_val)), "final_held_loss": float(total(last_val)),
+                "final_held_parts": {k: float(v) for k, v in zip(("value", "score", "policy", "owner"), last_val)},
+            }, f, indent=1)
+    print(f"wrote {args.out} ({os.path.getsize(args.out)} bytes) in {time.time() - start_time:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
