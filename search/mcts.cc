@@ -45,8 +45,28 @@ struct alignas(64) ThreadCounters {
   std::atomic<int64_t> visited{0};    // nodes passed by them
 };
 
+// A thread's sum of its playouts' leaf ownership estimates (Limits::
+// ownership). Only its thread writes it; Info reads it while the search runs,
+// hence relaxed atomics rather than a lock.
+struct alignas(64) OwnershipSum {
+  std::array<std::atomic<double>, kNumCells*(kMaxPlayers + 1)> share{};
+  std::atomic<int64_t> playouts{0};
+
+  void Add(const Ownership& o) {
+    for (int cell = 0; cell < kNumCells; ++cell) {
+      for (int k = 0; k <= kMaxPlayers; ++k) {
+        std::atomic<double>& sum = share[cell * (kMaxPlayers + 1) + k];
+        sum.store(sum.load(std::memory_order_relaxed) + o.share[cell][k],
+                  std::memory_order_relaxed);
+      }
+    }
+    playouts.fetch_add(1, std::memory_order_relaxed);
+  }
+};
+
 struct ThreadState {
   std::mt19937_64 rng;
+  OwnershipSum* ownership = nullptr;  // set when the search is asked for it
   NodeId spare = kNoNode;  // allocated but not published (lost a race)
   std::vector<PathStep> path;
 };
@@ -57,13 +77,15 @@ struct ThreadState {
 class MctsSearcher::Run {
  public:
   Run(Graph& graph, const MctsConfig& config, const Position& root_pos,
-      int64_t visit_limit, int threads)
+      int64_t visit_limit, int threads, const Limits& limits)
       : graph_(graph),
         config_(config),
         root_pos_(root_pos),
         players_(root_pos.num_players()),
         visit_limit_(visit_limit),
-        counters_(std::max(1, threads)) {}
+        all_moves_(limits.all_moves),
+        counters_(std::max(1, threads)),
+        ownership_(limits.ownership ? std::max(1, threads) : 0) {}
 
   // Finds or creates the root node and expands it; false when the memory
   // cannot even hold that.
@@ -77,6 +99,7 @@ class MctsSearcher::Run {
     ThreadCounters& counters = counters_[thread];
     ThreadState t;
     t.rng.seed(seed);
+    if (!ownership_.empty()) t.ownership = &ownership_[thread];
     t.path.reserve(kMaxDepth);
     while (!done_.load(std::memory_order_relaxed)) {
       // Only a playout budget needs the shared count (every thread bumping
@@ -141,6 +164,7 @@ class MctsSearcher::Run {
     const Value v = child != kNoNode ? graph_.node(child).q.Load() : root.eval;
     c.winrate = v.win[root.to_move];
     c.score_margin = v.margin[root.to_move];
+    c.prior = e.prior;
     c.pv.push_back(e.move);
     for (NodeId id = child; id != kNoNode && c.pv.size() < kMaxPv;) {
       const int best = MostVisitedEdge(graph_.node(id));
@@ -159,11 +183,17 @@ class MctsSearcher::Run {
     for (int i : order) {
       Edge& e = graph_.edges(root)[i];
       const bool shown = e.visits.load(std::memory_order_relaxed) > 0 ||
-                         info.candidates.empty();
+                         info.candidates.empty() || all_moves_;
       if (!shown || static_cast<int>(info.candidates.size()) >= max_candidates)
         break;
       info.candidates.push_back(MakeCandidate(i));
     }
+    const Value v = root.q.Load();
+    info.root_winrate = v.win[root.to_move];
+    info.root_score_margin = v.margin[root.to_move];
+    info.solved = RootProof() != Proof::kNone;
+    info.exact = RootProof() == Proof::kExact;
+    if (!ownership_.empty()) info.ownership = AverageOwnership();
     info.total_visits = completed();
     info.nodes = graph_.Stats().nodes;
     info.elapsed_s = elapsed_s;
@@ -191,6 +221,32 @@ class MctsSearcher::Run {
   }
 
  private:
+  // The threads' sums over their playouts; the root's own estimate before
+  // the first playout (a solved root or a forced move has none).
+  std::vector<CellOwnership> AverageOwnership() const {
+    std::vector<CellOwnership> average(kNumCells);
+    int64_t playouts = 0;
+    for (const OwnershipSum& sum : ownership_) {
+      playouts += sum.playouts.load(std::memory_order_relaxed);
+    }
+    if (playouts == 0) {
+      const Ownership o = EstimateOwnership(root_pos_);
+      std::copy(o.share.begin(), o.share.end(), average.begin());
+      return average;
+    }
+    for (const OwnershipSum& sum : ownership_) {
+      for (int cell = 0; cell < kNumCells; ++cell) {
+        for (int k = 0; k <= kMaxPlayers; ++k) {
+          average[cell][k] += static_cast<float>(
+              sum.share[cell * (kMaxPlayers + 1) + k].load(
+                  std::memory_order_relaxed) /
+              static_cast<double>(playouts));
+        }
+      }
+    }
+    return average;
+  }
+
   std::tuple<int, int64_t, float> RankKey(Node& parent, int i) {
     const int p = parent.to_move;
     Edge& e = graph_.edges(parent)[i];
@@ -344,6 +400,7 @@ class MctsSearcher::Run {
       t.path.push_back({id, i});
       id = child;
     }
+    if (t.ownership != nullptr) t.ownership->Add(EstimateOwnership(pos));
     Backup(graph_, t.path, players_);
   }
 
@@ -352,10 +409,12 @@ class MctsSearcher::Run {
   const Position root_pos_;
   const int players_;
   const int64_t visit_limit_;
+  const bool all_moves_;
   NodeId root_ = kNoNode;
   alignas(64) std::atomic<int64_t> started_{0};
   alignas(64) std::atomic<bool> done_{false};
   std::vector<ThreadCounters> counters_;
+  std::vector<OwnershipSum> ownership_;  // one per thread when asked, else none
 };
 
 MctsSearcher::MctsSearcher(const SearchOptions& options,
@@ -473,7 +532,8 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
 
   ReuseOrClear(*graph_, pos, plan.soft_s);
   const int threads = std::max(1, options_.threads);
-  Run run(*graph_, config_, pos, VisitLimit(options_, config_), threads);
+  Run run(*graph_, config_, pos, VisitLimit(options_, config_), threads,
+          limits);
   ThreadState main_state;
   if (!run.PrepareRoot(main_state)) {
     graph_->Clear();  // not even the root fits next to the kept graph
@@ -495,7 +555,8 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
 
   last_nodes_visited_ = run.visited();
   SearchResult result;
-  result.info = run.Info(16, Seconds(start));
+  result.info = run.Info(limits.all_moves ? MoveList::kCapacity : 16,
+                         Seconds(start));
   const bool sure = run.RootProof() != Proof::kNone;
   // A finished game (outside the contract) has no move: pass, never crash.
   result.best =
