@@ -49,8 +49,9 @@ struct Candidate {
   int64_t visits = 0;
   double winrate = 0.5;     // side to move's, in 0..1
   double score_margin = 0;  // side to move's expected score minus best other
-  double prior = 0;         // the search's prior for `move`, in 0..1
   std::vector<Move> pv;     // starts with `move`
+  double prior = 0;         // the search's prior for `move`, in 0..1 (last:
+                            // brace-initialisations above stay valid)
 };
 
 // A cell's expected final owner: [p] for the players in the game,
