@@ -24,10 +24,17 @@ constexpr size_t kMaxShown = 40;  // characters of user text in a message
 
 // The fields a query may have; anything else gets a warning.
 const std::set<std::string, std::less<>>& QueryFields() {
-  static const std::set<std::string, std::less<>> fields = {
-      "id",           "rules",           "position",      "moves",
-      "analyzeTurns", "maxVisits",       "maxTime",       "includeOwnership",
-      "includePolicy", "overrideOptions", "priority"};
+  static const std::set<std::string, std::less<>> fields = {"id",
+                                                            "rules",
+                                                            "position",
+                                                            "moves",
+                                                            "analyzeTurns",
+                                                            "maxVisits",
+                                                            "maxTime",
+                                                            "includeOwnership",
+                                                            "includePolicy",
+                                                            "overrideOptions",
+                                                            "priority"};
   return fields;
 }
 
@@ -64,14 +71,16 @@ class Fields {
   std::optional<std::string> String(absl::string_view name) const {
     const Json* v = Find(name);
     if (v == nullptr) return std::nullopt;
-    if (!v->is_string()) Fail(absl::StrCat(name, " must be a string"), std::string(name));
+    if (!v->is_string())
+      Fail(absl::StrCat(name, " must be a string"), std::string(name));
     return v->get<std::string>();
   }
 
   std::optional<bool> Bool(absl::string_view name) const {
     const Json* v = Find(name);
     if (v == nullptr) return std::nullopt;
-    if (!v->is_boolean()) Fail(absl::StrCat(name, " must be true or false"), std::string(name));
+    if (!v->is_boolean())
+      Fail(absl::StrCat(name, " must be true or false"), std::string(name));
     return v->get<bool>();
   }
 
@@ -86,7 +95,8 @@ class Fields {
                                double max) const {
     const Json* v = Find(name);
     if (v == nullptr) return std::nullopt;
-    if (!v->is_number() || !(v->get<double>() > min && v->get<double>() <= max)) {
+    if (!v->is_number() ||
+        !(v->get<double>() > min && v->get<double>() <= max)) {
       Fail(absl::StrCat(name, " must be a number of seconds above ", min,
                         " and at most ", max),
            std::string(name));
@@ -96,11 +106,10 @@ class Fields {
 
   static int64_t IntValue(const Json& v, int64_t min, int64_t max,
                           const std::string& field) {
-    const bool in_range =
-        (v.is_number_integer() && v.get<int64_t>() >= min &&
-         v.get<int64_t>() <= max) ||
-        (v.is_number_unsigned() && v.get<uint64_t>() <= uint64_t(max) &&
-         min <= 0);
+    const bool in_range = (v.is_number_integer() && v.get<int64_t>() >= min &&
+                           v.get<int64_t>() <= max) ||
+                          (v.is_number_unsigned() &&
+                           v.get<uint64_t>() <= uint64_t(max) && min <= 0);
     if (!in_range) {
       Fail(absl::StrCat(field, " must be an integer in ", min, "..", max),
            field);
@@ -143,7 +152,8 @@ void ReadStart(const Fields& f, AnalysisQuery& q) {
 void ReadMoves(const Fields& f, AnalysisQuery& q) {
   const Json* moves = f.Find("moves");
   if (moves == nullptr) return;
-  if (!moves->is_array()) Fail("moves must be an array of move strings", "moves");
+  if (!moves->is_array())
+    Fail("moves must be an array of move strings", "moves");
   Game game(q.start);
   for (size_t i = 0; i < moves->size(); ++i) {
     const Json& m = (*moves)[i];
@@ -160,12 +170,12 @@ void ReadMoves(const Fields& f, AnalysisQuery& q) {
     if (game.is_over()) Fail(absl::StrCat(turn, ": the game is over"), "moves");
     if (absl::Status played = game.Play(game.position().to_move(), *move);
         !played.ok()) {
-      Fail(absl::StrCat(turn, ": ",
-                        absl::StartsWith(played.message(), "illegal move")
-                            ? ""
-                            : absl::StrCat("illegal move ", MoveName(*move),
-                                           ": "),
-                        Shown(played.message())),
+      Fail(absl::StrCat(
+               turn, ": ",
+               absl::StartsWith(played.message(), "illegal move")
+                   ? ""
+                   : absl::StrCat("illegal move ", MoveName(*move), ": "),
+               Shown(played.message())),
            "moves");
     }
     q.moves.push_back(*move);
@@ -247,8 +257,8 @@ AnalysisQuery ReadQuery(const Json& j, std::string id,
   q.include_ownership = f.Bool("includeOwnership").value_or(false);
   q.include_policy = f.Bool("includePolicy").value_or(false);
   ReadOverrides(f, q, warnings);
-  q.priority =
-      static_cast<int>(f.Int("priority", -kMaxPriority, kMaxPriority).value_or(0));
+  q.priority = static_cast<int>(
+      f.Int("priority", -kMaxPriority, kMaxPriority).value_or(0));
   for (const auto& [key, value] : j.items()) {
     if (!QueryFields().count(key)) {
       warnings.push_back({q.id, "unknown field, ignored", Shown(key)});
@@ -484,20 +494,24 @@ std::string AnswerJson(const TurnAnswer& a) {
   return Dump(j);
 }
 
-std::string ErrorJson(const QueryError& e) {
+namespace {
+// {"id":..,"error"|"warning":..,"field":..}
+std::string NoticeJson(Json id, const char* kind, const std::string& message,
+                       const std::string& field) {
   Json j;
-  j["id"] = IdJson(e.id);
-  j["error"] = e.message;
-  j["field"] = e.field;
+  j["id"] = std::move(id);
+  j[kind] = message;
+  j["field"] = field;
   return Dump(j);
+}
+}  // namespace
+
+std::string ErrorJson(const QueryError& e) {
+  return NoticeJson(IdJson(e.id), "error", e.message, e.field);
 }
 
 std::string WarningJson(const QueryWarning& w) {
-  Json j;
-  j["id"] = w.id;
-  j["warning"] = w.message;
-  j["field"] = w.field;
-  return Dump(j);
+  return NoticeJson(Json(w.id), "warning", w.message, w.field);
 }
 
 std::string TerminateJson(const TerminateAction& a) {

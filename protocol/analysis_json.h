@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "engine/position.h"
 #include "engine/types.h"
 #include "protocol/options.h"
@@ -28,7 +28,7 @@ struct AnalysisQuery {
   std::string id;
   // The start: `rules`' start position, or the `position` string's position.
   bool from_position = false;
-  Rules rules;        // used when !from_position
+  Rules rules;  // used when !from_position
   Position start = Position::Start(Rules{}).value();  // either way
   std::vector<Move> moves;  // played from `start`, all legal
   // Turn k is the position after the first k moves (0 = start); each is

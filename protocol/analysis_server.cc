@@ -86,9 +86,8 @@ void AnalysisServer::Terminate(const TerminateAction& action) {
     }
     changed_.notify_all();
   }
-  std::sort(dropped.begin(), dropped.end(), [](const Task& a, const Task& b) {
-    return a.order < b.order;
-  });
+  std::sort(dropped.begin(), dropped.end(),
+            [](const Task& a, const Task& b) { return a.order < b.order; });
   for (const Task& task : dropped) {
     TurnAnswer answer;
     answer.id = task.query->query.id;
@@ -112,8 +111,8 @@ void AnalysisServer::Finish() {
 void AnalysisServer::Work(int worker) {
   search::SearchOptions options = config_.defaults;
   options.threads = std::max(1, config_.search_threads);
-  options.hash_mb =
-      std::max(1, config_.defaults.hash_mb / std::max(1, config_.analysis_threads));
+  options.hash_mb = std::max(
+      1, config_.defaults.hash_mb / std::max(1, config_.analysis_threads));
   Engine engine(factory_, options);
   for (;;) {
     Task task;

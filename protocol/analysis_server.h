@@ -13,10 +13,10 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <thread>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "protocol/analysis_json.h"
 #include "protocol/engine.h"
 
@@ -73,7 +73,7 @@ class AnalysisServer {
 
   std::mutex mutex_;  // guards the rest
   std::condition_variable changed_;
-  std::set<Task> queue_;  // best first
+  std::set<Task> queue_;                         // best first
   std::vector<std::shared_ptr<Query>> running_;  // per worker, or null
   uint64_t arrivals_ = 0;
   bool closing_ = false;

@@ -64,8 +64,10 @@ po::options_description AnalysisFlags() {
 
 po::options_description AllFlags() {
   po::options_description all;
-  all.add(GeneralFlags()).add(SearchFlags()).add(PerftFlags()).add(
-      AnalysisFlags());
+  all.add(GeneralFlags())
+      .add(SearchFlags())
+      .add(PerftFlags())
+      .add(AnalysisFlags());
   all.add_options()("job", po::value<std::vector<std::string>>());
   return all;
 }
@@ -123,9 +125,9 @@ absl::Status ApplyJob(const po::variables_map& vm, Invocation& inv) {
     }
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unexpected argument '", words.back(),
-      "' (jobs: perft [DEPTH], bench, analysis)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unexpected argument '", words.back(),
+                   "' (jobs: perft [DEPTH], bench, analysis)"));
 }
 
 absl::Status ApplyPerftFlags(const po::variables_map& vm, Invocation& inv) {
@@ -158,8 +160,7 @@ absl::Status ApplyPerftFlags(const po::variables_map& vm, Invocation& inv) {
   return absl::OkStatus();
 }
 
-absl::Status ApplyAnalysisFlags(const po::variables_map& vm,
-                                Invocation& inv) {
+absl::Status ApplyAnalysisFlags(const po::variables_map& vm, Invocation& inv) {
   constexpr int kMaxThreads = 256;
   const bool any = vm.count("analysis-threads") || vm.count("search-threads");
   if (!any) return absl::OkStatus();
@@ -238,8 +239,10 @@ std::string Usage() {
       "       wallgo perft [DEPTH] [...]  count move sequences\n"
       "       wallgo bench [OPTIONS]      search the bench positions\n"
       "       wallgo analysis [OPTIONS]   JSON analysis queries, one a line");
-  shown.add(GeneralFlags()).add(SearchFlags()).add(PerftFlags()).add(
-      AnalysisFlags());
+  shown.add(GeneralFlags())
+      .add(SearchFlags())
+      .add(PerftFlags())
+      .add(AnalysisFlags());
   std::ostringstream text;
   text << shown;
   return text.str();

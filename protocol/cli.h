@@ -1,6 +1,7 @@
 // The `wallgo` command line (Boost.Program_options): search options, a
 // config file holding the same options, a log file, the non-interactive
-// jobs `perft` and `bench`, and the JSON `analysis` engine. Parsing knows nothing of running the jobs.
+// jobs `perft` and `bench`, and the JSON `analysis` engine. Parsing knows
+// nothing of running the jobs.
 #pragma once
 
 #include <string>

@@ -259,8 +259,8 @@ void GtpSession::WriteInfo(const search::SearchInfo& info) {
   }
   if (!info.ownership.empty()) {
     absl::StrAppend(
-        &lines,
-        OwnershipLine(info.ownership, engine_.position().num_players()), "\n");
+        &lines, OwnershipLine(info.ownership, engine_.position().num_players()),
+        "\n");
   }
   Write(lines);
 }

@@ -1,6 +1,7 @@
 // wallgo: the Wall Go engine. With no job it speaks the text protocol of
 // PROTOCOL.md on stdin/stdout; `wallgo perft` and `wallgo bench` are
-// one-shot jobs; `wallgo analysis` answers JSON queries (docs/analysis.md). Bad flags print a one-line error and the usage, status 2.
+// one-shot jobs; `wallgo analysis` answers JSON queries (docs/analysis.md). Bad
+// flags print a one-line error and the usage, status 2.
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -88,7 +89,8 @@ int RunAnalysis(const Invocation& inv) {
       [](const search::SearchOptions& options) {
         return search::MakeSearcher(options);
       },
-      [](const std::string& line) { std::cout << line << "\n" << std::flush; });
+      [](const std::string& line) { std::cout << line << "\n"
+                                              << std::flush; });
   std::string line;
   while (ReadBoundedLine(std::cin, line, kMaxQueryLineBytes)) {
     server.HandleLine(line);

@@ -237,10 +237,10 @@ class MctsSearcher::Run {
     for (const OwnershipSum& sum : ownership_) {
       for (int cell = 0; cell < kNumCells; ++cell) {
         for (int k = 0; k <= kMaxPlayers; ++k) {
-          average[cell][k] += static_cast<float>(
-              sum.share[cell * (kMaxPlayers + 1) + k].load(
-                  std::memory_order_relaxed) /
-              static_cast<double>(playouts));
+          average[cell][k] +=
+              static_cast<float>(sum.share[cell * (kMaxPlayers + 1) + k].load(
+                                     std::memory_order_relaxed) /
+                                 static_cast<double>(playouts));
         }
       }
     }
@@ -555,8 +555,8 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
 
   last_nodes_visited_ = run.visited();
   SearchResult result;
-  result.info = run.Info(limits.all_moves ? MoveList::kCapacity : 16,
-                         Seconds(start));
+  result.info =
+      run.Info(limits.all_moves ? MoveList::kCapacity : 16, Seconds(start));
   const bool sure = run.RootProof() != Proof::kNone;
   // A finished game (outside the contract) has no move: pass, never crash.
   result.best =

@@ -160,8 +160,8 @@ void ScoreRace(const Position& pos, Bitboard contested, float first_turn_share,
   }
   RunRace(pos, contested,
           [&](const std::array<Bitboard, kMaxPlayers>& fresh, int turn) {
-            ClaimTurn(fresh, players, mover,
-                      turn == 1 ? first_turn_share : -1, score);
+            ClaimTurn(fresh, players, mover, turn == 1 ? first_turn_share : -1,
+                      score);
           });
 }
 
@@ -193,7 +193,7 @@ void ShareTies(const std::array<Bitboard, kMaxPlayers>& fresh, int players,
     share.fill(0);
     for (int p = 0; p < players; ++p) {
       if (((fresh[p] >> cell) & 1) == 0) continue;
-      share[p] = !with_mover   ? 1.0f / static_cast<float>(k)
+      share[p] = !with_mover  ? 1.0f / static_cast<float>(k)
                  : p == mover ? mover_share
                               : (1 - mover_share) / static_cast<float>(k - 1);
     }

@@ -58,15 +58,28 @@ class HostileLines {
     for (int n = 0; n < count; ++n) {
       const std::string id = absl::StrCat("h", n);
       switch (Below(8)) {
-        case 0: lines.push_back({Garbage(), ""}); break;
-        case 1: lines.push_back({NotAnObject(), ""}); break;
-        case 2: lines.push_back(Huge(id)); break;
-        case 3: lines.push_back({WrongType(id), id}); break;
+        case 0:
+          lines.push_back({Garbage(), ""});
+          break;
+        case 1:
+          lines.push_back({NotAnObject(), ""});
+          break;
+        case 2:
+          lines.push_back(Huge(id));
+          break;
+        case 3:
+          lines.push_back({WrongType(id), id});
+          break;
         case 4:
-        case 5: lines.push_back({IllegalMoveAt(Below(moves_.size()), id), id});
-                break;
-        case 6: lines.push_back({BadStart(id), id}); break;
-        default: lines.push_back({BadUtf8OrNesting(), ""}); break;
+        case 5:
+          lines.push_back({IllegalMoveAt(Below(moves_.size()), id), id});
+          break;
+        case 6:
+          lines.push_back({BadStart(id), id});
+          break;
+        default:
+          lines.push_back({BadUtf8OrNesting(), ""});
+          break;
       }
     }
     return lines;
@@ -99,8 +112,9 @@ class HostileLines {
   }
 
   std::string NotAnObject() {
-    static const char* kTexts[] = {"[1,2,3]", "\"id\"", "42", "null", "true",
-                                   "{\"id\":\"x\"", "{}}", "{\"id\" \"x\"}"};
+    static const char* kTexts[] = {"[1,2,3]", "\"id\"",        "42",
+                                   "null",    "true",          "{\"id\":\"x\"",
+                                   "{}}",     "{\"id\" \"x\"}"};
     return kTexts[Below(std::size(kTexts))];
   }
 
@@ -115,14 +129,14 @@ class HostileLines {
 
   std::string WrongType(const std::string& id) {
     static const char* kFields[] = {
-        R"("moves":"d4")",          R"("moves":[1])",
-        R"("maxVisits":"9")",       R"("maxVisits":-4)",
-        R"("maxTime":[])",          R"("includeOwnership":"yes")",
-        R"("includePolicy":0)",     R"("analyzeTurns":{"a":1})",
-        R"("analyzeTurns":[99])",   R"("priority":"high")",
-        R"("overrideOptions":5)",   R"("overrideOptions":{"level":0})",
-        R"("rules":false)",         R"("position":12)",
-        R"("action":"dance")",      R"("action":"terminate")"};
+        R"("moves":"d4")",        R"("moves":[1])",
+        R"("maxVisits":"9")",     R"("maxVisits":-4)",
+        R"("maxTime":[])",        R"("includeOwnership":"yes")",
+        R"("includePolicy":0)",   R"("analyzeTurns":{"a":1})",
+        R"("analyzeTurns":[99])", R"("priority":"high")",
+        R"("overrideOptions":5)", R"("overrideOptions":{"level":0})",
+        R"("rules":false)",       R"("position":12)",
+        R"("action":"dance")",    R"("action":"terminate")"};
     return absl::StrCat(R"({"id":")", id, R"(",)",
                         kFields[Below(std::size(kFields))], "}");
   }
@@ -146,10 +160,8 @@ class HostileLines {
 
   std::string BadStart(const std::string& id) {
     static const char* kStarts[] = {
-        R"("position":"players=2 red=a1,a1")",
-        R"("position":"turn=purple")",
-        R"("rules":"players=5")",
-        R"("rules":"wall-limit=-3")",
+        R"("position":"players=2 red=a1,a1")", R"("position":"turn=purple")",
+        R"("rules":"players=5")", R"("rules":"wall-limit=-3")",
         R"("rules":"players=2","position":"players=2")"};
     return absl::StrCat(R"({"id":")", id, R"(",)",
                         kStarts[Below(std::size(kStarts))], "}");
@@ -253,8 +265,8 @@ TEST(AnalysisBinaryTest, TheSameSeededQueryGivesTheSameAnswer) {
       R"({"id":"same","moves":["c4","e4","c2","e6"],"maxVisits":400,)",
       R"("includeOwnership":true,"includePolicy":true,)",
       R"("overrideOptions":{"seed":7}})", "\n");
-  const RunResult run = Analyse("--analysis-threads 2 --search-threads 1",
-                                query + query + query);
+  const RunResult run =
+      Analyse("--analysis-threads 2 --search-threads 1", query + query + query);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<std::string> lines =
       absl::StrSplit(run.out, '\n', absl::SkipEmpty());
@@ -267,8 +279,10 @@ TEST(AnalysisBinaryTest, TheSameSeededQueryGivesTheSameAnswer) {
 TEST(AnalysisBinaryTest, TerminateStopsALongSearch) {
   const RunResult run = RunWallgoPiped(
       "analysis",
-      {{"q", R"({"id":"long","maxVisits":1000000000})" "\n"},
-       {"t", R"({"id":"t","action":"terminate","terminateId":"long"})" "\n"}},
+      {{"q", R"({"id":"long","maxVisits":1000000000})"
+             "\n"},
+       {"t", R"({"id":"t","action":"terminate","terminateId":"long"})"
+             "\n"}},
       "cat $D/q; sleep 1; cat $D/t");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<Json> answers = AnswerLines(run.out);
@@ -287,10 +301,9 @@ TEST(AnalysisBinaryTest, BadAnalysisFlagsAreUsageErrors) {
 }
 
 TEST(OwnershipLineTest, GenmoveAnalyzeAddsAnOwnershipLineWhenAsked) {
-  const RunResult run =
-      RunWallgo("--visits 300 --movetime 0",
-                "genmove_analyze red 100000 ownership\nundo\n"
-                "genmove_analyze red 100000\n");
+  const RunResult run = RunWallgo("--visits 300 --movetime 0",
+                                  "genmove_analyze red 100000 ownership\nundo\n"
+                                  "genmove_analyze red 100000\n");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::vector<std::string> ownership;
   for (absl::string_view line : absl::StrSplit(run.out, '\n')) {

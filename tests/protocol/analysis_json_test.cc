@@ -17,7 +17,8 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Walls north of row 3 except at d3; red (above) closes d3n from d4 and wins 28-21.
+// Walls north of row 3 except at d3; red (above) closes d3n from d4 and wins
+// 28-21.
 constexpr char kRedClosesAndWins[] =
     "players=2 setup=empty turn=red red=c5,e5,b6,f6 blue=b2,f2,c1,e1 "
     "red-walls=a3n,b3n,c3n blue-walls=e3n,f3n,g3n";
@@ -62,8 +63,10 @@ TEST(AnalysisQueryTest, EveryFieldIsReadAndWrittenBack) {
   EXPECT_TRUE(q.include_ownership);
   EXPECT_TRUE(q.include_policy);
   ASSERT_EQ(q.overrides.size(), 2u);
-  EXPECT_EQ(q.overrides[0], (std::pair<std::string, std::string>("seed", "42")));
-  EXPECT_EQ(q.overrides[1], (std::pair<std::string, std::string>("level", "7")));
+  EXPECT_EQ(q.overrides[0],
+            (std::pair<std::string, std::string>("seed", "42")));
+  EXPECT_EQ(q.overrides[1],
+            (std::pair<std::string, std::string>("level", "7")));
   EXPECT_EQ(q.priority, -3);
   EXPECT_EQ(PositionString(q.PositionAt(0)), PositionString(q.start));
   EXPECT_EQ(q.PositionAt(3).to_move(), Colour::kRed);  // red, blue, blue, red
@@ -82,8 +85,9 @@ TEST(AnalysisQueryTest, EveryFieldIsReadAndWrittenBack) {
 }
 
 TEST(AnalysisQueryTest, APositionStartRoundTrips) {
-  const AnalysisQuery q = MustParse(absl::StrCat(
-      R"({"id":"p","position":")", kRedClosesAndWins, R"(","moves":["c5d4s"]})"));
+  const AnalysisQuery q =
+      MustParse(absl::StrCat(R"({"id":"p","position":")", kRedClosesAndWins,
+                             R"(","moves":["c5d4s"]})"));
   EXPECT_TRUE(q.from_position);
   EXPECT_EQ(PositionString(q.start),
             PositionString(*ParsePosition(kRedClosesAndWins)));
@@ -158,7 +162,8 @@ TEST(AnalysisQueryTest, AnIllegalMoveIsReportedWithItsTurn) {
       const std::string m = i == bad ? "b2" : moves[i];  // b2: a red stone
       absl::StrAppend(&list, i ? "," : "", "\"", m, "\"");
     }
-    const QueryError e = MustFail(absl::StrCat(R"({"id":"t","moves":[)", list, "]}"));
+    const QueryError e =
+        MustFail(absl::StrCat(R"({"id":"t","moves":[)", list, "]}"));
     EXPECT_EQ(e.field, "moves");
     EXPECT_NE(e.message.find(absl::StrCat("move ", bad + 1, ":")),
               std::string::npos)
@@ -192,8 +197,8 @@ TEST(AnalysisQueryTest, UnknownFieldsAndOptionsAreWarnings) {
 }
 
 TEST(AnalysisQueryTest, ActionsAreRead) {
-  const ParsedLine t = ParseQueryLine(
-      R"({"id":"k","action":"terminate","terminateId":"q1"})");
+  const ParsedLine t =
+      ParseQueryLine(R"({"id":"k","action":"terminate","terminateId":"q1"})");
   const auto* terminate = std::get_if<TerminateAction>(&t.request);
   ASSERT_NE(terminate, nullptr);
   EXPECT_EQ(terminate->terminate_id, "q1");
@@ -265,8 +270,8 @@ TEST(AnalysisAnswerTest, CandidatesBecomeMoveInfosInOrder) {
   a.include_policy = true;
   const Move m1 = *ParseMove("c5d4s"), m2 = *ParseMove("c5c4e");
   const search::Candidate best{m1, 90, 1.0, 7.0, {m1}, 0.6};
-  const search::Candidate other{m2, 10, 0.31234567, -2.5,
-                                {m2, *ParseMove("b2b3n")}, 0.1};
+  const search::Candidate other{
+      m2, 10, 0.31234567, -2.5, {m2, *ParseMove("b2b3n")}, 0.1};
   a.info.candidates = {best, other};
   a.info.total_visits = 100;
   a.info.root_winrate = 0.9;

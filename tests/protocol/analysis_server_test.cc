@@ -104,7 +104,8 @@ TEST_F(AnalysisServerTest, TerminateStopsARunningQuery) {
   Start();
   server_->HandleLine(R"({"id":"long"})");  // endless for the fake
   LetTheWorkerStart();
-  server_->HandleLine(R"({"id":"t","action":"terminate","terminateId":"long"})");
+  server_->HandleLine(
+      R"({"id":"t","action":"terminate","terminateId":"long"})");
   const std::vector<Json> answers = Finish();  // returns: the search stopped
   const int i = IndexOf(answers, "long");
   ASSERT_GE(i, 0);

@@ -91,9 +91,9 @@ TEST(EstimateOwnershipTest, AFinishedGameGivesEachCellItsFinalOwner) {
 TEST(EstimateOwnershipTest, ACellReachedFirstIsTheReachersAndTiesAreShared) {
   // Red a1, blue c1 on an open board: b1 is one step from both (shared),
   // a2 is red's at once, d1 blue's.
-  const Position pos =
-      Parse("players=2 setup=empty turn=red red=a1,a7,g7,d7 blue=c1,g1,g4,d4 "
-            "red-walls= blue-walls=");
+  const Position pos = Parse(
+      "players=2 setup=empty turn=red red=a1,a7,g7,d7 blue=c1,g1,g4,d4 "
+      "red-walls= blue-walls=");
   const Ownership o = EstimateOwnership(pos);
   const auto cell = [](const char* name) { return *ParseCell(name); };
   EXPECT_FLOAT_EQ(o.share[cell("b1")][0], 0.5f);
@@ -115,7 +115,8 @@ TEST(SearchOwnershipTest, OnlyWhenAskedAndThenSummingToOne) {
       "players=2 setup=fourstone turn=red red=b2,f6,c3,d5 blue=b6,f2,e3,c5 "
       "red-walls= blue-walls=");
   MctsSearcher searcher(Options(400));
-  EXPECT_TRUE(searcher.Search(pos, Limits{}, nullptr, 0).info.ownership.empty());
+  EXPECT_TRUE(
+      searcher.Search(pos, Limits{}, nullptr, 0).info.ownership.empty());
   Limits limits;
   limits.ownership = true;
   const SearchInfo info = searcher.Search(pos, limits, nullptr, 0).info;
@@ -137,15 +138,15 @@ TEST(SearchOwnershipTest, ThreadedSearchAveragesEveryThreadsPlayouts) {
   Limits limits;
   limits.ownership = true;
   int reports = 0;
-  const SearchInfo info =
-      searcher
-          .Search(pos, limits,
-                  [&reports](const SearchInfo& i) {
-                    ++reports;
-                    ExpectAMap(i);
-                  },
-                  0.001)
-          .info;
+  const SearchInfo info = searcher
+                              .Search(
+                                  pos, limits,
+                                  [&reports](const SearchInfo& i) {
+                                    ++reports;
+                                    ExpectAMap(i);
+                                  },
+                                  0.001)
+                              .info;
   ExpectAMap(info);
   EXPECT_GE(reports, 1);
 }

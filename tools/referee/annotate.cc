@@ -8,8 +8,8 @@
 #include <map>
 #include <sstream>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -39,9 +39,8 @@ WinRates FinishedRates(const Position& pos) {
   const Result result = ComputeResult(pos);
   WinRates rates = UnknownRates();
   for (int p = 0; p < pos.num_players(); ++p) {
-    rates[p] = (result.winners >> p) & 1
-                   ? 1.0 / std::popcount(result.winners)
-                   : 0.0;
+    rates[p] =
+        (result.winners >> p) & 1 ? 1.0 / std::popcount(result.winners) : 0.0;
   }
   return rates;
 }
@@ -60,10 +59,9 @@ WinRates ViewRates(const Position& pos, const EngineView& view) {
 std::set<std::string> Losers(const GameRecord& record) {
   std::set<std::string> losers;
   for (const auto& [colour, engine] : record.seats) {
-    const bool won =
-        record.winner != "draw" &&
-        std::find(record.winners.begin(), record.winners.end(), colour) !=
-            record.winners.end();
+    const bool won = record.winner != "draw" &&
+                     std::find(record.winners.begin(), record.winners.end(),
+                               colour) != record.winners.end();
     if (!won) losers.insert(colour);
   }
   return losers;
@@ -78,8 +76,8 @@ std::string PlayerSummary(const GameRecord& record) {
       if (m.colour == colour && m.note) ++count[m.note->judgement];
     }
     parts.push_back(absl::StrFormat(
-        "%s %.1f (inaccuracies %d, mistakes %d, blunders %d)", colour,
-        accuracy, count["inaccuracy"], count["mistake"], count["blunder"]));
+        "%s %.1f (inaccuracies %d, mistakes %d, blunders %d)", colour, accuracy,
+        count["inaccuracy"], count["mistake"], count["blunder"]));
   }
   return absl::StrJoin(parts, ", ");
 }
@@ -89,8 +87,8 @@ std::string TurningPointText(const GameRecord& record) {
   if (index == 0) return "none";
   const MoveRecord& m = record.moves[index - 1];
   return absl::StrFormat("move %d, %s %s (win rate %.2f -> %.2f, best %s)",
-                         index, m.colour, m.move, m.note->before,
-                         m.note->after, m.note->best);
+                         index, m.colour, m.move, m.note->before, m.note->after,
+                         m.note->best);
 }
 
 // One engine, one game at a time.
@@ -177,16 +175,15 @@ class Annotator {
   absl::StatusOr<std::string> Ask(const std::string& command,
                                   double think_s = 0) {
     const auto deadline =
-        SteadyClock::now() +
-        std::chrono::duration_cast<SteadyClock::duration>(
-            std::chrono::duration<double>(think_s +
-                                          options_.command_timeout_s));
+        SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
+                                 std::chrono::duration<double>(
+                                     think_s + options_.command_timeout_s));
     const Reply reply = engine_->Ask(command, deadline);
     if (reply.fault == Fault::kNone && reply.success) return reply.text;
     pool_.Kill(0);
     return absl::UnavailableError(absl::StrCat(
-        "engine failed '", command, "': ",
-        reply.fault == Fault::kNone ? reply.text : reply.detail));
+        "engine failed '", command,
+        "': ", reply.fault == Fault::kNone ? reply.text : reply.detail));
   }
 
   const AnnotateOptions& options_;
@@ -195,8 +192,7 @@ class Annotator {
 };
 
 // The games of the records file that this run annotates.
-absl::StatusOr<std::vector<GameRecord>> PendingGames(
-    const AnnotateOptions& o) {
+absl::StatusOr<std::vector<GameRecord>> PendingGames(const AnnotateOptions& o) {
   absl::StatusOr<std::vector<GameRecord>> records = ReadRecords(o.records);
   if (!records.ok()) return records.status();
   std::set<int> done;
@@ -311,8 +307,7 @@ void AddNotes(GameRecord& record, const std::vector<WinRates>& rates,
     const auto it = accuracy.find(colour);
     if (it == accuracy.end()) continue;
     const auto [sum, moves] = it->second;
-    game_note.accuracy.emplace_back(colour,
-                                    std::round(10 * sum / moves) / 10);
+    game_note.accuracy.emplace_back(colour, std::round(10 * sum / moves) / 10);
   }
   record.annotation = game_note;
 }
@@ -341,8 +336,8 @@ absl::Status RunAnnotate(const AnnotateOptions& options, std::ostream& out,
         annotator.Annotate(std::move((*pending)[k]));
     if (!annotated.ok()) {
       ++failed;
-      err << "game " << number << " not annotated: "
-          << annotated.status().message() << "\n";
+      err << "game " << number
+          << " not annotated: " << annotated.status().message() << "\n";
       continue;
     }
     if (absl::Status s = (*writer)->Append(*annotated); !s.ok()) return s;

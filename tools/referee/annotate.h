@@ -24,11 +24,11 @@ struct AnnotateOptions {
   std::string records;  // the games to annotate
   std::string output;   // the annotated games (JSON Lines, as records)
   EngineSpec engine;
-  int64_t visits = 0;       // per position; exactly one of visits and
-  double movetime_s = 0;    // movetime is > 0
-  std::set<int> games;      // game numbers; empty = every game
-  bool resume = false;      // keep the output's games, annotate the rest
-  int shard_index = 0;      // 0-based; games dealt in turn by number
+  int64_t visits = 0;     // per position; exactly one of visits and
+  double movetime_s = 0;  // movetime is > 0
+  std::set<int> games;    // game numbers; empty = every game
+  bool resume = false;    // keep the output's games, annotate the rest
+  int shard_index = 0;    // 0-based; games dealt in turn by number
   int shard_count = 1;
   double command_timeout_s = 10;  // any command but genmove_analyze
   std::string engine_log;         // engine's standard error; "" = dropped
@@ -50,8 +50,8 @@ double MoveAccuracy(double loss);
 
 // What an engine said of one position.
 struct EngineView {
-  std::string best;       // its best move
-  double winrate = 0.5;   // the side to move's
+  std::string best;      // its best move
+  double winrate = 0.5;  // the side to move's
   // Every reported candidate with its win rate (for the side to move).
   std::vector<std::pair<std::string, double>> candidates;
 };

@@ -375,11 +375,10 @@ absl::StatusOr<AnnotateCommand> ParseAnnotateCommand(
     if (!games.ok()) return games.status();
     o.games = *games;
   }
-  const std::string stem = o.records.size() > 6 &&
-                                   o.records.substr(o.records.size() - 6) ==
-                                       ".jsonl"
-                               ? o.records.substr(0, o.records.size() - 6)
-                               : o.records;
+  const std::string stem =
+      o.records.size() > 6 && o.records.substr(o.records.size() - 6) == ".jsonl"
+          ? o.records.substr(0, o.records.size() - 6)
+          : o.records;
   o.output = vm->count("output") ? (*vm)["output"].as<std::string>()
                                  : stem + ".annotated.jsonl";
   if (o.output == o.records) {
@@ -394,9 +393,8 @@ absl::StatusOr<AnnotateCommand> ParseAnnotateCommand(
     }
   }
   o.command_timeout_s = (*vm)["command-timeout"].as<double>();
-  o.engine_log = vm->count("engine-log")
-                     ? (*vm)["engine-log"].as<std::string>()
-                     : o.output + ".engines.log";
+  o.engine_log = vm->count("engine-log") ? (*vm)["engine-log"].as<std::string>()
+                                         : o.output + ".engines.log";
   o.quiet = vm->count("quiet") > 0;
   return command;
 }

@@ -1,6 +1,6 @@
 // The wallgo-referee command line: a match (the default), `replay`,
-// `merge` and `annotate`. Errors come back as statuses; main prints them with the usage
-// and exits 2.
+// `merge` and `annotate`. Errors come back as statuses; main prints them with
+// the usage and exits 2.
 #pragma once
 
 #include <optional>

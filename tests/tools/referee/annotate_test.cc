@@ -154,8 +154,8 @@ GameRecord OneMoveRecord(int number, const Position& start, Move move) {
   r.seats = {{"red", "x"}, {"blue", "y"}};
   r.rules = RulesString(start.rules());
   r.opening = PositionString(start);
-  r.moves = {{ColourName(start.to_move()), MoveName(move), 10, false,
-              std::nullopt}};
+  r.moves = {
+      {ColourName(start.to_move()), MoveName(move), 10, false, std::nullopt}};
   for (int p = 0; p < 2; ++p) {
     r.scores.emplace_back(ColourName(ColourAt(p)), result.sheet.score[p]);
     if ((result.winners >> p) & 1) r.winners.push_back(ColourName(ColourAt(p)));
