@@ -50,7 +50,6 @@ struct alignas(64) ThreadCounters {
 // hence relaxed atomics rather than a lock.
 struct alignas(64) OwnershipSum {
   std::array<std::atomic<double>, kNumCells*(kMaxPlayers + 1)> share{};
-  std::atomic<int64_t> playouts{0};
 
   void Add(const Ownership& o) {
     for (int cell = 0; cell < kNumCells; ++cell) {
@@ -60,7 +59,6 @@ struct alignas(64) OwnershipSum {
                   std::memory_order_relaxed);
       }
     }
-    playouts.fetch_add(1, std::memory_order_relaxed);
   }
 };
 
@@ -221,27 +219,26 @@ class MctsSearcher::Run {
   }
 
  private:
-  // The threads' sums over their playouts; the root's own estimate before
-  // the first playout (a solved root or a forced move has none).
+  // The threads' sums over their playouts, each cell divided by its own
+  // total (every playout adds 1 per cell), so that a report read while the
+  // threads add stays a distribution; the root's own estimate before the
+  // first playout (a solved root or a forced move has none).
   std::vector<CellOwnership> AverageOwnership() const {
     std::vector<CellOwnership> average(kNumCells);
-    int64_t playouts = 0;
+    std::vector<double> sums(kNumCells * (kMaxPlayers + 1), 0.0);
     for (const OwnershipSum& sum : ownership_) {
-      playouts += sum.playouts.load(std::memory_order_relaxed);
+      for (size_t i = 0; i < sums.size(); ++i) {
+        sums[i] += sum.share[i].load(std::memory_order_relaxed);
+      }
     }
-    if (playouts == 0) {
-      const Ownership o = EstimateOwnership(root_pos_);
-      std::copy(o.share.begin(), o.share.end(), average.begin());
-      return average;
-    }
-    for (const OwnershipSum& sum : ownership_) {
-      for (int cell = 0; cell < kNumCells; ++cell) {
-        for (int k = 0; k <= kMaxPlayers; ++k) {
-          average[cell][k] +=
-              static_cast<float>(sum.share[cell * (kMaxPlayers + 1) + k].load(
-                                     std::memory_order_relaxed) /
-                                 static_cast<double>(playouts));
-        }
+    const Ownership root = EstimateOwnership(root_pos_);
+    for (int cell = 0; cell < kNumCells; ++cell) {
+      const double* shares = &sums[cell * (kMaxPlayers + 1)];
+      double total = 0;
+      for (int k = 0; k <= kMaxPlayers; ++k) total += shares[k];
+      for (int k = 0; k <= kMaxPlayers; ++k) {
+        average[cell][k] = total > 0 ? static_cast<float>(shares[k] / total)
+                                     : root.share[cell][k];
       }
     }
     return average;
