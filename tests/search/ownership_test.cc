@@ -216,5 +216,25 @@ TEST(SearchInfoTest, AllMovesListsEveryLegalMoveWithPriorsSummingToOne) {
   for (const Candidate& c : some.candidates) EXPECT_GT(c.prior, 0.0);
 }
 
+TEST(SearchInfoTest, FixedDepthLevelsReportTheirMoveAndTheRootsOwnMap) {
+  const Position pos = Parse(
+      "players=2 setup=fourstone turn=red red=b2,f6,c3,d5 blue=b6,f2,e3,c5 "
+      "red-walls= blue-walls=");
+  SearchOptions o = Options(0);
+  o.level = 3;  // alpha-beta, 2 plies: no playouts
+  std::unique_ptr<Searcher> searcher = MakeSearcher(o);
+  Limits limits;
+  limits.ownership = true;
+  const SearchInfo info = searcher->Search(pos, limits, nullptr, 0).info;
+  ASSERT_FALSE(info.candidates.empty());
+  EXPECT_EQ(info.root_winrate, info.candidates[0].winrate);
+  EXPECT_EQ(info.root_score_margin, info.candidates[0].score_margin);
+  ExpectAMap(info);
+  const Ownership root = EstimateOwnership(pos);
+  for (int cell = 0; cell < kNumCells; ++cell) {
+    EXPECT_EQ(info.ownership[cell], root.share[cell]);
+  }
+}
+
 }  // namespace
 }  // namespace wallgo::search
