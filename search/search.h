@@ -42,8 +42,8 @@ struct Limits {
   bool infinite = false;  // analyze: search until Stop()
   // Fill SearchInfo::ownership (costs one ownership estimate per playout).
   bool ownership = false;
-  // List every root move among the candidates (with its prior), not only
-  // those the search visited.
+  // List every root edge made so far among the candidates (with its prior;
+  // edges are made lazily in prior order), not only those visited.
   bool all_moves = false;
 };
 
