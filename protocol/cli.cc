@@ -51,9 +51,23 @@ po::options_description PerftFlags() {
   return flags;
 }
 
+po::options_description AnalysisFlags() {
+  po::options_description flags(
+      "analysis job (wallgo analysis ...; JSON queries on stdin)");
+  flags.add_options()("analysis-threads", po::value<int>()->value_name("N"),
+                      "positions searched at once (default 1; --hash is "
+                      "shared among them)")(
+      "search-threads", po::value<int>()->value_name("M"),
+      "threads of each search (default: the threads option)");
+  return flags;
+}
+
 po::options_description AllFlags() {
   po::options_description all;
-  all.add(GeneralFlags()).add(SearchFlags()).add(PerftFlags());
+  all.add(GeneralFlags())
+      .add(SearchFlags())
+      .add(PerftFlags())
+      .add(AnalysisFlags());
   all.add_options()("job", po::value<std::vector<std::string>>());
   return all;
 }
@@ -98,6 +112,10 @@ absl::Status ApplyJob(const po::variables_map& vm, Invocation& inv) {
     inv.job = Job::kBench;
     return absl::OkStatus();
   }
+  if (words[0] == "analysis" && words.size() == 1) {
+    inv.job = Job::kAnalysis;
+    return absl::OkStatus();
+  }
   if (words[0] == "perft" && words.size() <= 2) {
     inv.job = Job::kPerft;
     if (words.size() == 2) {
@@ -107,8 +125,9 @@ absl::Status ApplyJob(const po::variables_map& vm, Invocation& inv) {
     }
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unexpected argument '", words.back(), "' (jobs: perft [DEPTH], bench)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unexpected argument '", words.back(),
+                   "' (jobs: perft [DEPTH], bench, analysis)"));
 }
 
 absl::Status ApplyPerftFlags(const po::variables_map& vm, Invocation& inv) {
@@ -138,6 +157,28 @@ absl::Status ApplyPerftFlags(const po::variables_map& vm, Invocation& inv) {
     for (std::string move; words >> move;) inv.perft.moves.push_back(move);
   }
   inv.perft.divide = vm.count("divide") > 0;
+  return absl::OkStatus();
+}
+
+absl::Status ApplyAnalysisFlags(const po::variables_map& vm, Invocation& inv) {
+  constexpr int kMaxThreads = 256;
+  const bool any = vm.count("analysis-threads") || vm.count("search-threads");
+  if (!any) return absl::OkStatus();
+  if (inv.job != Job::kAnalysis) {
+    return absl::InvalidArgumentError(
+        "--analysis-threads and --search-threads belong to the analysis job");
+  }
+  for (const char* name : {"analysis-threads", "search-threads"}) {
+    if (vm.count(name) == 0) continue;
+    const int value = vm[name].as<int>();
+    if (value < 1 || value > kMaxThreads) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", name, " must be in 1..", kMaxThreads));
+    }
+    (std::string(name) == "analysis-threads" ? inv.analysis.analysis_threads
+                                             : inv.analysis.search_threads) =
+        value;
+  }
   return absl::OkStatus();
 }
 
@@ -187,6 +228,7 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc,
   if (absl::Status s = ApplySearchFlags(*vm, inv.search); !s.ok()) return s;
   if (absl::Status s = ApplyJob(*vm, inv); !s.ok()) return s;
   if (absl::Status s = ApplyPerftFlags(*vm, inv); !s.ok()) return s;
+  if (absl::Status s = ApplyAnalysisFlags(*vm, inv); !s.ok()) return s;
   return inv;
 }
 
@@ -195,8 +237,12 @@ std::string Usage() {
       "Usage: wallgo [OPTIONS]            play over the text protocol "
       "(stdin/stdout)\n"
       "       wallgo perft [DEPTH] [...]  count move sequences\n"
-      "       wallgo bench [OPTIONS]      search the bench positions");
-  shown.add(GeneralFlags()).add(SearchFlags()).add(PerftFlags());
+      "       wallgo bench [OPTIONS]      search the bench positions\n"
+      "       wallgo analysis [OPTIONS]   JSON analysis queries, one a line");
+  shown.add(GeneralFlags())
+      .add(SearchFlags())
+      .add(PerftFlags())
+      .add(AnalysisFlags());
   std::ostringstream text;
   text << shown;
   return text.str();

@@ -1,6 +1,7 @@
 // The `wallgo` command line (Boost.Program_options): search options, a
-// config file holding the same options, a log file, and the non-interactive
-// jobs `perft` and `bench`. Parsing knows nothing of running the jobs.
+// config file holding the same options, a log file, the non-interactive
+// jobs `perft` and `bench`, and the JSON `analysis` engine. Parsing knows
+// nothing of running the jobs.
 #pragma once
 
 #include <string>
@@ -11,7 +12,7 @@
 
 namespace wallgo::protocol {
 
-enum class Job { kGtp, kPerft, kBench, kHelp, kVersion };
+enum class Job { kGtp, kPerft, kBench, kAnalysis, kHelp, kVersion };
 
 struct PerftJob {
   int depth = 1;
@@ -21,11 +22,19 @@ struct PerftJob {
   bool divide = false;
 };
 
+// `wallgo analysis`: positions searched at once, and threads per search
+// (0 = the `threads` option).
+struct AnalysisJob {
+  int analysis_threads = 1;
+  int search_threads = 0;
+};
+
 struct Invocation {
   Job job = Job::kGtp;
   search::SearchOptions search;  // DefaultOptions() changed by the flags
   std::string log_file;          // empty = no log file
   PerftJob perft;
+  AnalysisJob analysis;
 };
 
 // Fails with a one-line message saying what is wrong (the caller prints it

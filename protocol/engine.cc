@@ -132,8 +132,11 @@ search::SearchResult Engine::RunSearch(const search::Limits& limits,
                                        const SearchControl& control) {
   search::Searcher& s = searcher();
   InfoRelay relay(s, control);
+  search::Limits wanted = limits;
+  wanted.ownership = control.ownership;
+  wanted.all_moves = control.all_moves;
   search::SearchResult result = s.Search(
-      game_.position(), limits,
+      game_.position(), wanted,
       [&relay](const search::SearchInfo& info) { relay.OnInfo(info); },
       kPollIntervalS);
   relay.Finish(result.info);
@@ -170,6 +173,12 @@ absl::Status Engine::Analyze(const SearchControl& control) {
   limits.infinite = true;
   RunSearch(limits, control);
   return absl::OkStatus();
+}
+
+absl::StatusOr<search::SearchResult> Engine::Think(
+    const SearchControl& control) {
+  if (game_.is_over()) return absl::FailedPreconditionError("game over");
+  return RunSearch(search::Limits{}, control);
 }
 
 }  // namespace wallgo::protocol

@@ -26,6 +26,10 @@ struct SearchControl {
   // Polled every few hundredths of a second while searching; true stops the
   // search (input arrived, quit, end of input). May be null.
   std::function<bool()> should_stop;
+  // Ask the searcher for an ownership map in every SearchInfo, and for every
+  // root move among the candidates (search::Limits).
+  bool ownership = false;
+  bool all_moves = false;
 };
 
 // What a finished genmove did.
@@ -65,6 +69,9 @@ class Engine {
   // Searches the current position without limits until control.should_stop
   // says so; fails when the game is over.
   absl::Status Analyze(const SearchControl& control);
+  // Searches the current position within the options' limits (visits,
+  // movetime; no clock) and plays nothing; fails when the game is over.
+  absl::StatusOr<search::SearchResult> Think(const SearchControl& control);
 
   const search::SearchOptions& options() const { return options_; }
   void SetOptions(const search::SearchOptions& options);

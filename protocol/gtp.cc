@@ -102,6 +102,28 @@ absl::StatusOr<double> IntervalArg(const CommandLine& c, size_t index) {
   return static_cast<double>(*cs) / 100;
 }
 
+// Removes the optional last argument `ownership` of analyze /
+// genmove_analyze (an ownership line after each report's info lines).
+bool TakeOwnershipArg(CommandLine& c) {
+  if (c.args.empty() || c.args.back() != "ownership") return false;
+  c.args.pop_back();
+  return true;
+}
+
+// `ownership red S1..S49 blue S1..S49`: each player's expected share of
+// every cell, cells a1, b1, ..., g1, a2, ..., g7.
+std::string OwnershipLine(const std::vector<search::CellOwnership>& ownership,
+                          int players) {
+  std::string line = "ownership";
+  for (int p = 0; p < players; ++p) {
+    absl::StrAppend(&line, " ", ColourName(ColourAt(p)));
+    for (const search::CellOwnership& cell : ownership) {
+      absl::StrAppend(&line, absl::StrFormat(" %.3f", cell[p]));
+    }
+  }
+  return line;
+}
+
 std::string InfoLine(const search::Candidate& candidate) {
   std::vector<std::string> pv;
   for (const Move& move : candidate.pv) pv.push_back(MoveName(move));
@@ -234,6 +256,11 @@ void GtpSession::WriteInfo(const search::SearchInfo& info) {
   std::string lines;
   for (const search::Candidate& candidate : info.candidates) {
     absl::StrAppend(&lines, InfoLine(candidate), "\n");
+  }
+  if (!info.ownership.empty()) {
+    absl::StrAppend(
+        &lines, OwnershipLine(info.ownership, engine_.position().num_players()),
+        "\n");
   }
   Write(lines);
 }
@@ -431,14 +458,17 @@ GtpSession::Reply GtpSession::TimeLeft(const CommandLine& c) {
   return Success();
 }
 
-GtpSession::Reply GtpSession::Analyze(const CommandLine& c) {
-  WALLGO_FAIL_IF_ERROR(CheckArgCount(c, 0, 1, "[INTERVAL]"));
+GtpSession::Reply GtpSession::Analyze(const CommandLine& line) {
+  CommandLine c = line;
+  const bool ownership = TakeOwnershipArg(c);
+  WALLGO_FAIL_IF_ERROR(CheckArgCount(c, 0, 1, "[INTERVAL] [ownership]"));
   absl::StatusOr<double> interval = IntervalArg(c, 0);
   WALLGO_FAIL_IF_ERROR(interval.status());
   if (engine_.game().is_over()) return Failure("game over");
   Write(absl::StrCat("=", current_id_, "\n"));
   SearchControl control = Control(*interval, true);
   control.on_info = [this](const search::SearchInfo& info) { WriteInfo(info); };
+  control.ownership = ownership;
   const absl::Status status = engine_.Analyze(control);
   if (!status.ok()) log_.Event(status.ToString());
   Write("\n");
@@ -446,8 +476,10 @@ GtpSession::Reply GtpSession::Analyze(const CommandLine& c) {
   return Streamed();
 }
 
-GtpSession::Reply GtpSession::GenMoveAnalyze(const CommandLine& c) {
-  WALLGO_FAIL_IF_ERROR(CheckArgCount(c, 1, 2, "COLOUR [INTERVAL]"));
+GtpSession::Reply GtpSession::GenMoveAnalyze(const CommandLine& line) {
+  CommandLine c = line;
+  const bool ownership = TakeOwnershipArg(c);
+  WALLGO_FAIL_IF_ERROR(CheckArgCount(c, 1, 2, "COLOUR [INTERVAL] [ownership]"));
   absl::StatusOr<Colour> colour = ColourArg(c.args[0]);
   WALLGO_FAIL_IF_ERROR(colour.status());
   absl::StatusOr<double> interval = IntervalArg(c, 1);
@@ -456,6 +488,7 @@ GtpSession::Reply GtpSession::GenMoveAnalyze(const CommandLine& c) {
   Write(absl::StrCat("=", current_id_, "\n"));
   SearchControl control = Control(*interval, false);
   control.on_info = [this](const search::SearchInfo& info) { WriteInfo(info); };
+  control.ownership = ownership;
   absl::StatusOr<GenMoveResult> result = engine_.GenMove(*colour, control);
   // CheckGenMove passed, so GenMove plays a move; resign keeps the answer
   // well-formed should that ever change.

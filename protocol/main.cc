@@ -1,11 +1,13 @@
 // wallgo: the Wall Go engine. With no job it speaks the text protocol of
 // PROTOCOL.md on stdin/stdout; `wallgo perft` and `wallgo bench` are
-// one-shot jobs. Bad flags print a one-line error and the usage, status 2.
+// one-shot jobs; `wallgo analysis` answers JSON queries (docs/analysis.md). Bad
+// flags print a one-line error and the usage, status 2.
 #include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "absl/strings/str_format.h"
+#include "protocol/analysis_server.h"
 #include "protocol/cli.h"
 #include "protocol/engine.h"
 #include "protocol/gtp.h"
@@ -60,6 +62,43 @@ int RunBench(const Invocation& inv) {
   return 0;
 }
 
+// One line of `in` into `line`, at most `cap` bytes of it kept (the rest is
+// read and dropped: `line` then holds cap + 1 bytes, so it is seen as too
+// long). False at the end of input.
+bool ReadBoundedLine(std::istream& in, std::string& line, size_t cap) {
+  line.clear();
+  std::streambuf* buffer = in.rdbuf();
+  for (;;) {
+    const int c = buffer->sbumpc();
+    if (c == std::char_traits<char>::eof()) return !line.empty();
+    if (c == '\n') return true;
+    if (line.size() <= cap) line.push_back(static_cast<char>(c));
+  }
+}
+
+int RunAnalysis(const Invocation& inv) {
+  AnalysisConfig config;
+  config.analysis_threads = inv.analysis.analysis_threads;
+  config.search_threads = inv.analysis.search_threads > 0
+                              ? inv.analysis.search_threads
+                              : inv.search.threads;
+  config.defaults = inv.search;
+  config.version = WALLGO_VERSION;
+  AnalysisServer server(
+      config,
+      [](const search::SearchOptions& options) {
+        return search::MakeSearcher(options);
+      },
+      [](const std::string& line) { std::cout << line << "\n"
+                                              << std::flush; });
+  std::string line;
+  while (ReadBoundedLine(std::cin, line, kMaxQueryLineBytes)) {
+    server.HandleLine(line);
+  }
+  server.Finish();
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   absl::StatusOr<Invocation> inv = ParseCommandLine(argc, argv);
@@ -75,6 +114,8 @@ int Main(int argc, char** argv) {
       return RunPerft(*inv);
     case Job::kBench:
       return RunBench(*inv);
+    case Job::kAnalysis:
+      return RunAnalysis(*inv);
     case Job::kGtp:
       return RunGtp(*inv);
   }

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "search/eval/alphabeta.h"
+#include "search/eval/eval.h"
 #include "search/eval/greedy.h"
 #include "search/mcts.h"
 
@@ -35,7 +36,14 @@ class LevelSearcher : public Searcher {
   SearchResult Search(const Position& pos, const Limits& limits,
                       const InfoCallback& on_info,
                       double info_interval_s) override {
-    return inner_->Search(pos, limits, on_info, info_interval_s);
+    SearchResult result = inner_->Search(pos, limits, on_info, info_interval_s);
+    // The fixed-depth players average no playouts: they answer the root's
+    // own estimate.
+    if (limits.ownership && result.info.ownership.empty()) {
+      const Ownership o = EstimateOwnership(pos);
+      result.info.ownership.assign(o.share.begin(), o.share.end());
+    }
+    return result;
   }
   void Stop() override { inner_->Stop(); }
 

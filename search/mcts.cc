@@ -41,7 +41,25 @@ struct alignas(64) ThreadCounters {
   std::atomic<int64_t> abandoned{0};  // playouts that found the graph full
 };
 
+// A thread's sum of its playouts' leaf ownership estimates (Limits::
+// ownership). Only its thread writes it; Info reads it while the search runs,
+// hence relaxed atomics rather than a lock.
+struct alignas(64) OwnershipSum {
+  std::array<std::atomic<double>, kNumCells*(kMaxPlayers + 1)> share{};
+
+  void Add(const Ownership& o) {
+    for (int cell = 0; cell < kNumCells; ++cell) {
+      for (int k = 0; k <= kMaxPlayers; ++k) {
+        std::atomic<double>& sum = share[cell * (kMaxPlayers + 1) + k];
+        sum.store(sum.load(std::memory_order_relaxed) + o.share[cell][k],
+                  std::memory_order_relaxed);
+      }
+    }
+  }
+};
+
 struct ThreadState {
+  OwnershipSum* ownership = nullptr;  // set when the search is asked for it
   NodeId spare = kNoNode;  // allocated but not published (lost a race)
   std::vector<PathStep> path;
   std::array<float, MoveList::kCapacity> priors;
@@ -113,15 +131,18 @@ class Gate {
 class MctsSearcher::Run {
  public:
   Run(Graph& graph, const MctsConfig& config, const Evaluator& evaluator,
-      const Position& root_pos, int64_t visit_limit, int threads)
+      const Position& root_pos, int64_t visit_limit, int threads,
+      const Limits& limits)
       : graph_(graph),
         config_(config),
         evaluator_(evaluator),
         root_pos_(root_pos),
         players_(root_pos.num_players()),
         visit_limit_(visit_limit),
+        all_moves_(limits.all_moves),
         gate_(std::max(1, threads)),
-        counters_(std::max(1, threads)) {}
+        counters_(std::max(1, threads)),
+        ownership_(limits.ownership ? std::max(1, threads) : 0) {}
 
   // Finds or creates the root node; false when the memory cannot even hold
   // that.
@@ -137,6 +158,7 @@ class MctsSearcher::Run {
   void Work(int thread) {
     ThreadCounters& counters = counters_[thread];
     ThreadState t;
+    if (!ownership_.empty()) t.ownership = &ownership_[thread];
     t.path.reserve(kMaxDepth);
     while (!done_.load(std::memory_order_relaxed)) {
       if (gate_.Pass()) t.spare = kNoNode;  // ids moved under a recycling
@@ -170,9 +192,7 @@ class MctsSearcher::Run {
   int64_t completed() const { return Sum(&ThreadCounters::completed); }
   int64_t visited() const { return Sum(&ThreadCounters::visited); }
   int64_t abandoned() const { return Sum(&ThreadCounters::abandoned); }
-  int64_t recycles() const {
-    return recycles_.load(std::memory_order_relaxed);
-  }
+  int64_t recycles() const { return recycles_.load(std::memory_order_relaxed); }
   Proof RootProof() const {
     return graph_.node(root()).proof.load(std::memory_order_acquire);
   }
@@ -187,11 +207,17 @@ class MctsSearcher::Run {
     for (int i : order) {
       const bool shown =
           graph_.edge(root, i).visits.load(std::memory_order_relaxed) > 0 ||
-          info.candidates.empty();
+          info.candidates.empty() || all_moves_;
       if (!shown || static_cast<int>(info.candidates.size()) >= max_candidates)
         break;
       info.candidates.push_back(MakeCandidate(i));
     }
+    const Value v = root.q.Load();
+    info.root_winrate = v.win[root.to_move];
+    info.root_score_margin = v.margin[root.to_move];
+    info.solved = RootProof() != Proof::kNone;
+    info.exact = RootProof() == Proof::kExact;
+    if (!ownership_.empty()) info.ownership = AverageOwnership();
     info.total_visits = completed();
     info.nodes = graph_.Stats().nodes;
     info.elapsed_s = elapsed_s;
@@ -256,6 +282,7 @@ class MctsSearcher::Run {
     const Value v = child != kNoNode ? graph_.node(child).q.Load() : root.eval;
     c.winrate = v.win[root.to_move];
     c.score_margin = v.margin[root.to_move];
+    c.prior = e.prior;
     c.pv.push_back(e.move);
     for (NodeId id = child; id != kNoNode && c.pv.size() < kMaxPv;) {
       const int best = MostVisitedEdge(graph_.node(id));
@@ -345,11 +372,11 @@ class MctsSearcher::Run {
     if (begin < 0) return false;
     // First play urgency (MctsConfig::fpu_prior_scale), relative to the
     // node's best prior: its first edge's, or the best of these moves.
-    const float best_prior = std::max(
-        allocated > 0 ? graph_.edge(n, 0).prior : t.priors[t.order[0]],
-        std::numeric_limits<float>::min());
-    const float base = n.eval.Utility(n.to_move) -
-                       static_cast<float>(config_.fpu_reduction);
+    const float best_prior =
+        std::max(allocated > 0 ? graph_.edge(n, 0).prior : t.priors[t.order[0]],
+                 std::numeric_limits<float>::min());
+    const float base =
+        n.eval.Utility(n.to_move) - static_cast<float>(config_.fpu_reduction);
     int k = 0;
     for (int r = 0; r < moves.size() && k < size; ++r) {
       const int i = t.order[r];
@@ -459,8 +486,34 @@ class MctsSearcher::Run {
       t.path.push_back({id, i});
       id = child;
     }
+    if (t.ownership != nullptr) t.ownership->Add(EstimateOwnership(pos));
     Backup(graph_, t.path, players_);
     return true;
+  }
+
+  // The threads' sums over their playouts, each cell divided by its own
+  // total (every playout adds 1 per cell), so that a report read while the
+  // threads add stays a distribution; the root's own estimate before the
+  // first playout (a solved root or a forced move has none).
+  std::vector<CellOwnership> AverageOwnership() const {
+    std::vector<CellOwnership> average(kNumCells);
+    std::vector<double> sums(kNumCells * (kMaxPlayers + 1), 0.0);
+    for (const OwnershipSum& sum : ownership_) {
+      for (size_t i = 0; i < sums.size(); ++i) {
+        sums[i] += sum.share[i].load(std::memory_order_relaxed);
+      }
+    }
+    const Ownership root = EstimateOwnership(root_pos_);
+    for (int cell = 0; cell < kNumCells; ++cell) {
+      const double* shares = &sums[cell * (kMaxPlayers + 1)];
+      double total = 0;
+      for (int k = 0; k <= kMaxPlayers; ++k) total += shares[k];
+      for (int k = 0; k <= kMaxPlayers; ++k) {
+        average[cell][k] = total > 0 ? static_cast<float>(shares[k] / total)
+                                     : root.share[cell][k];
+      }
+    }
+    return average;
   }
 
   // Frees the least visited part of the graph (Graph::Recycle); runs with
@@ -468,9 +521,9 @@ class MctsSearcher::Run {
   // be freed (the root alone fills the memory).
   void Recycle() {
     std::lock_guard lock(readers_);
-    const RecycleReport report = graph_.Recycle(
-        root(), config_.recycle_keep_share,
-        [this](Node& n) { UpdateNode(graph_, n, players_); });
+    const RecycleReport report =
+        graph_.Recycle(root(), config_.recycle_keep_share,
+                       [this](Node& n) { UpdateNode(graph_, n, players_); });
     root_.store(report.root, std::memory_order_relaxed);
     recycles_.fetch_add(1, std::memory_order_relaxed);
     if (report.nodes_after >= report.nodes_before &&
@@ -485,6 +538,7 @@ class MctsSearcher::Run {
   const Position root_pos_;
   const int players_;
   const int64_t visit_limit_;
+  const bool all_moves_;
   std::atomic<NodeId> root_{kNoNode};
   Gate gate_;
   std::mutex readers_;  // the main thread's reads against a recycling
@@ -492,6 +546,7 @@ class MctsSearcher::Run {
   alignas(64) std::atomic<bool> done_{false};
   std::atomic<int64_t> recycles_{0};
   std::vector<ThreadCounters> counters_;
+  std::vector<OwnershipSum> ownership_;  // one per thread when asked, else none
 };
 
 MctsSearcher::MctsSearcher(const SearchOptions& options,
@@ -622,7 +677,7 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
   ReuseOrClear(*graph_, pos, plan.soft_s, config_.recycle_keep_share);
   const int threads = std::max(1, options_.threads);
   Run run(*graph_, config_, *evaluator_, pos, VisitLimit(options_, config_),
-          threads);
+          threads, limits);
   ThreadState main_state;
   if (!run.PrepareRoot(main_state)) {
     graph_->Clear();  // not even the root fits next to the kept graph
@@ -645,7 +700,8 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
   last_recycles_ = run.recycles();
   last_abandoned_ = run.abandoned();
   SearchResult result;
-  result.info = run.Info(16, Seconds(start));
+  result.info =
+      run.Info(limits.all_moves ? MoveList::kCapacity : 16, Seconds(start));
   const bool sure = run.RootProof() != Proof::kNone;
   // A finished game (outside the contract) has no move: pass, never crash.
   result.best =

@@ -4,6 +4,7 @@
 // Knows nothing of text. The level option picks the player behind it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -39,6 +40,11 @@ struct Clock {
 struct Limits {
   Clock clock;            // the searcher keeps within it, with a margin
   bool infinite = false;  // analyze: search until Stop()
+  // Fill SearchInfo::ownership (costs one ownership estimate per playout).
+  bool ownership = false;
+  // List every root edge made so far among the candidates (with its prior;
+  // edges are made lazily in prior order), not only those visited.
+  bool all_moves = false;
 };
 
 struct Candidate {
@@ -47,10 +53,26 @@ struct Candidate {
   double winrate = 0.5;     // side to move's, in 0..1
   double score_margin = 0;  // side to move's expected score minus best other
   std::vector<Move> pv;     // starts with `move`
+  double prior = 0;         // the search's prior for `move`, in 0..1 (last:
+                            // brace-initialisations above stay valid)
 };
+
+// A cell's expected final owner: [p] for the players in the game,
+// [kMaxPlayers] for nobody; the entries sum to 1.
+using CellOwnership = std::array<float, kMaxPlayers + 1>;
 
 struct SearchInfo {
   std::vector<Candidate> candidates;  // best first
+  // The root's value for the side to move (its win rate in 0..1 and score
+  // margin), and how much of it is proven: `solved` when the win rates are
+  // certain, `exact` when the margin is too (a won/lost/drawn root).
+  double root_winrate = 0.5;
+  double root_score_margin = 0;
+  bool solved = false;
+  bool exact = false;
+  // Per cell (a1, b1, ..., g7), when Limits::ownership asked for it: the
+  // leaf positions' ownership estimates averaged over the playouts.
+  std::vector<CellOwnership> ownership;
   int64_t total_visits = 0;
   int64_t nodes = 0;  // nodes created in the graph
   double elapsed_s = 0;

@@ -17,11 +17,12 @@ bool CanRunOutOfTurns(const Rules& rules) {
   return rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways;
 }
 
-// Splits the cells of regions holding stones into those owned by a single
-// player (added to `score`) and the contested rest (returned). During setup
-// every region stays contested: stones still to come may land anywhere.
-Bitboard ScoreOwnedRegions(const Position& pos,
-                           std::array<float, kMaxPlayers>& score) {
+// Calls on_owned(owner, region) for each region holding the stones of a
+// single player and returns the cells of the contested rest (regions holding
+// several colours). During setup every region holding stones stays
+// contested: stones still to come may land anywhere.
+template <typename OnOwned>
+Bitboard SplitRegions(const Position& pos, OnOwned on_owned) {
   Bitboard contested = 0;
   Bitboard stones_left = pos.occupied();
   while (stones_left != 0) {
@@ -37,12 +38,27 @@ Bitboard ScoreOwnedRegions(const Position& pos,
       }
     }
     if (colours == 1 && !pos.in_setup()) {
-      score[owner] += PopCount(region);
+      on_owned(owner, region);
     } else {
       contested |= region;
     }
   }
   return contested;
+}
+
+// Owned regions' cells added to `score`; returns the contested cells.
+Bitboard ScoreOwnedRegions(const Position& pos,
+                           std::array<float, kMaxPlayers>& score) {
+  return SplitRegions(pos, [&score](int owner, Bitboard region) {
+    score[owner] += PopCount(region);
+  });
+}
+
+// Whether the estimate is the final count: play phase, and no region is
+// contested (or nobody can move any more, where the rules allow that).
+bool IsFinished(const Position& pos, Bitboard contested) {
+  return !pos.in_setup() &&
+         (contested == 0 || (CanRunOutOfTurns(pos.rules()) && IsGameOver(pos)));
 }
 
 // The cells of `cells` held by exactly `k` of the `sets`, for k = 0..4: a
@@ -84,11 +100,10 @@ void SplitTies(Bitboard cells, const std::array<Bitboard, kMaxPlayers>& sets,
 }
 
 // Hands out the cells `fresh` (each player's newly reached, unclaimed cells
-// of one turn), removing them from `unclaimed`. A cell several players reach
-// is shared (SplitTies); in the first turn the mover gets
-// `first_turn_share` of those it is in.
+// of one turn). A cell several players reach is shared (SplitTies); in the
+// first turn the mover gets `first_turn_share` of those it is in.
 void ClaimTurn(const std::array<Bitboard, kMaxPlayers>& fresh, int players,
-               int mover, float mover_share, Bitboard& unclaimed,
+               int mover, float mover_share,
                std::array<float, kMaxPlayers>& score) {
   Bitboard once = 0;
   Bitboard several = 0;
@@ -100,23 +115,21 @@ void ClaimTurn(const std::array<Bitboard, kMaxPlayers>& fresh, int players,
     score[p] += PopCount(fresh[p] & ~several);
   }
   SplitTies(several, fresh, players, mover, mover_share, score);
-  unclaimed &= ~once;
 }
 
 // The reachability race in the `contested` regions: all players spread a
 // turn at a time (independently: reaching a cell first does not block the
-// others' paths through it), and each cell goes to whoever reaches it in the
-// fewest turns, ties shared (ClaimTurn).
-void ScoreRace(const Position& pos, Bitboard contested, float first_turn_share,
-               std::array<float, kMaxPlayers>& score) {
+// others' paths through it), and each empty cell goes to whoever reaches it
+// in the fewest turns. Calls on_turn(fresh, turn) with each player's cells
+// first reached in that turn (1, 2, ...); the caller shares out ties.
+template <typename OnTurn>
+void RunRace(const Position& pos, Bitboard contested, OnTurn on_turn) {
   const int players = pos.num_players();
   const WallMasks& walls = pos.walls();
   const Bitboard empty = contested & ~pos.occupied();
-  const int mover = Index(pos.to_move());
   std::array<Bitboard, kMaxPlayers> reach{};
   for (int p = 0; p < players; ++p) {
     reach[p] = pos.stones(ColourAt(p)) & contested;
-    score[p] += PopCount(reach[p]);
   }
   Bitboard unclaimed = empty;
   for (int turn = 1; unclaimed != 0; ++turn) {
@@ -131,8 +144,59 @@ void ScoreRace(const Position& pos, Bitboard contested, float first_turn_share,
       reach[p] = r;
     }
     if (grown == 0) return;
-    ClaimTurn(fresh, players, mover, turn == 1 ? first_turn_share : -1,
-              unclaimed, score);
+    on_turn(fresh, turn);
+    unclaimed &= ~grown;
+  }
+}
+
+// The race scored: stones count for their owner, reached cells as
+// ClaimTurn shares them.
+void ScoreRace(const Position& pos, Bitboard contested, float first_turn_share,
+               std::array<float, kMaxPlayers>& score) {
+  const int players = pos.num_players();
+  const int mover = Index(pos.to_move());
+  for (int p = 0; p < players; ++p) {
+    score[p] += PopCount(pos.stones(ColourAt(p)) & contested);
+  }
+  RunRace(pos, contested,
+          [&](const std::array<Bitboard, kMaxPlayers>& fresh, int turn) {
+            ClaimTurn(fresh, players, mover, turn == 1 ? first_turn_share : -1,
+                      score);
+          });
+}
+
+// Gives every cell of `cells` wholly to player `owner` (kMaxPlayers: nobody).
+void GiveCells(Bitboard cells, int owner, Ownership& o) {
+  for (; cells != 0; cells &= cells - 1) {
+    std::array<float, kMaxPlayers + 1>& share = o.share[LowestCell(cells)];
+    share.fill(0);
+    share[owner] = 1;
+  }
+}
+
+// Each cell first reached by several players in one turn, shared as the
+// score's ClaimTurn/SplitTies share it.
+void ShareTies(const std::array<Bitboard, kMaxPlayers>& fresh, int players,
+               int mover, float mover_share, Ownership& o) {
+  Bitboard once = 0, several = 0;
+  for (int p = 0; p < players; ++p) {
+    several |= once & fresh[p];
+    once |= fresh[p];
+  }
+  for (int p = 0; p < players; ++p) GiveCells(fresh[p] & ~several, p, o);
+  for (Bitboard cells = several; cells != 0; cells &= cells - 1) {
+    const int cell = LowestCell(cells);
+    int k = 0;
+    for (int p = 0; p < players; ++p) k += (fresh[p] >> cell) & 1;
+    const bool with_mover = mover_share >= 0 && ((fresh[mover] >> cell) & 1);
+    std::array<float, kMaxPlayers + 1>& share = o.share[cell];
+    share.fill(0);
+    for (int p = 0; p < players; ++p) {
+      if (((fresh[p] >> cell) & 1) == 0) continue;
+      share[p] = !with_mover  ? 1.0f / static_cast<float>(k)
+                 : p == mover ? mover_share
+                              : (1 - mover_share) / static_cast<float>(k - 1);
+    }
   }
 }
 
@@ -142,9 +206,7 @@ Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
   Territory t;
   const Bitboard contested = ScoreOwnedRegions(pos, t.score);
   t.contested_cells = PopCount(contested);
-  t.finished =
-      !pos.in_setup() &&
-      (contested == 0 || (CanRunOutOfTurns(pos.rules()) && IsGameOver(pos)));
+  t.finished = IsFinished(pos, contested);
   if (t.finished) {
     const ScoreSheet sheet = ComputeScores(pos);
     for (int p = 0; p < kMaxPlayers; ++p) t.score[p] = sheet.score[p];
@@ -153,6 +215,25 @@ Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
   ScoreRace(pos, contested, options.first_turn_share, t.score);
   t.score[Index(pos.to_move())] += options.tempo_cells;
   return t;
+}
+
+Ownership EstimateOwnership(const Position& pos, const EvalOptions& options) {
+  Ownership o;
+  GiveCells(kAllCells, kMaxPlayers, o);  // nobody's until shown otherwise
+  const Bitboard contested = SplitRegions(
+      pos, [&o](int owner, Bitboard region) { GiveCells(region, owner, o); });
+  if (IsFinished(pos, contested)) return o;  // contested cells: nobody's
+  const int players = pos.num_players();
+  const int mover = Index(pos.to_move());
+  for (int p = 0; p < players; ++p) {
+    GiveCells(pos.stones(ColourAt(p)) & contested, p, o);
+  }
+  RunRace(pos, contested,
+          [&](const std::array<Bitboard, kMaxPlayers>& fresh, int turn) {
+            ShareTies(fresh, players, mover,
+                      turn == 1 ? options.first_turn_share : -1, o);
+          });
+  return o;
 }
 
 float WinScale(int contested_cells) {

@@ -55,6 +55,18 @@ struct Territory {
 Territory EstimateTerritory(const Position& pos,
                             const EvalOptions& options = {});
 
+// Each cell's expected final owner: share[cell][p] for the players in the
+// game and share[cell][kMaxPlayers] for nobody, summing to 1 per cell. The
+// cell-by-cell reading of EstimateTerritory: owned regions go wholly to their
+// owner, a contested cell to whoever reaches it first (ties shared as the
+// score shares them, stones to their owner), cells nobody reaches and regions
+// without stones to nobody. Exact for finished games (ComputeScores' owners).
+struct Ownership {
+  std::array<std::array<float, kMaxPlayers + 1>, kNumCells> share{};
+};
+Ownership EstimateOwnership(const Position& pos,
+                            const EvalOptions& options = {});
+
 // The logistic scale (cells) that turns score differences into win
 // probabilities when `contested_cells` cells are still in play.
 float WinScale(int contested_cells);

@@ -70,6 +70,9 @@ SearchResult SingleCandidateResult(Move best, double winrate,
   candidate.pv = std::move(pv);
   if (candidate.pv.empty()) candidate.pv.push_back(best);
   result.info.candidates.push_back(std::move(candidate));
+  // The root is worth its chosen move: what analysis shows as the root's.
+  result.info.root_winrate = winrate;
+  result.info.root_score_margin = score_margin;
   result.info.total_visits = nodes;
   result.info.nodes = nodes;
   result.info.elapsed_s = elapsed_s;

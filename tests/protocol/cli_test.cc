@@ -36,9 +36,9 @@ TEST(CliTest, BadFlagsAndValuesExitWithStatusTwoAndAOneLineError) {
       {"--level",
        "wallgo: the required argument for option '--level' is missing"},
       {"perft 2 3",
-       "wallgo: unexpected argument '3' (jobs: perft [DEPTH], bench)"},
+       "wallgo: unexpected argument '3' (jobs: perft [DEPTH], bench, analysis)"},
       {"dance",
-       "wallgo: unexpected argument 'dance' (jobs: perft [DEPTH], bench)"},
+       "wallgo: unexpected argument 'dance' (jobs: perft [DEPTH], bench, analysis)"},
       {"--depth 3",
        "wallgo: --depth, --position, --rules, --moves and --divide "
        "belong to the perft job"},

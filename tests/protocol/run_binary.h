@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -34,16 +35,20 @@ inline void WriteWholeFile(const std::filesystem::path& path,
   out << text;
 }
 
-// `args` is pasted into a shell command line: keep it to plain words.
-inline RunResult RunWallgo(const std::string& args, const std::string& input) {
+// Runs `feeder | wallgo args` in a fresh directory holding `files` (name ->
+// contents); the shell snippet `feeder` finds them under $D. `args` and
+// `feeder` are pasted into a shell command line: keep them to plain words.
+inline RunResult RunWallgoPiped(const std::string& args,
+                                const std::map<std::string, std::string>& files,
+                                const std::string& feeder) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() /
       ("wallgo_protocol_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  WriteWholeFile(dir / "in", input);
-  const std::string command =
-      std::string(WALLGO_BINARY) + " " + args + " < " + (dir / "in").string() +
-      " > " + (dir / "out").string() + " 2> " + (dir / "err").string();
+  for (const auto& [name, text] : files) WriteWholeFile(dir / name, text);
+  const std::string command = "D=" + dir.string() + "; (" + feeder + ") | " +
+                              std::string(WALLGO_BINARY) + " " + args +
+                              " > $D/out 2> $D/err";
   const int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -51,6 +56,11 @@ inline RunResult RunWallgo(const std::string& args, const std::string& input) {
   result.err = ReadWholeFile(dir / "err");
   std::filesystem::remove_all(dir);
   return result;
+}
+
+// `wallgo args` reading `input` (from a file, so no pipe can fill up).
+inline RunResult RunWallgo(const std::string& args, const std::string& input) {
+  return RunWallgoPiped(args + " < $D/in", {{"in", input}}, "true");
 }
 
 }  // namespace wallgo::protocol::testing

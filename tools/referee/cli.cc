@@ -70,7 +70,9 @@ absl::StatusOr<SprtParams> ParseSprt(const std::string& text,
   return p;
 }
 
-absl::Status ParseShard(const std::string& text, MatchOptions& o) {
+// --shard I/N, stored 0-based.
+absl::Status ParseShard(const std::string& text, int& shard_index,
+                        int& shard_count) {
   const std::vector<std::string> parts = absl::StrSplit(text, '/');
   int index = 0, count = 0;
   if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &index) ||
@@ -78,9 +80,27 @@ absl::Status ParseShard(const std::string& text, MatchOptions& o) {
       index > count) {
     return Bad(absl::StrCat("bad --shard '", text, "': I/N with 1 <= I <= N"));
   }
-  o.shard_index = index - 1;
-  o.shard_count = count;
+  shard_index = index - 1;
+  shard_count = count;
   return absl::OkStatus();
+}
+
+// "1,4,7-9": game numbers and ranges.
+absl::StatusOr<std::set<int>> ParseGameList(const std::string& text) {
+  std::set<int> games;
+  for (absl::string_view part : absl::StrSplit(text, ',')) {
+    const std::vector<std::string> ends = absl::StrSplit(part, '-');
+    int first = 0, last = 0;
+    const bool ok = ends.size() <= 2 && absl::SimpleAtoi(ends[0], &first) &&
+                    absl::SimpleAtoi(ends.back(), &last) && first >= 1 &&
+                    first <= last && last - first < 1000000;
+    if (!ok) {
+      return Bad(absl::StrCat("bad --games '", text,
+                              "': numbers and ranges, e.g. 1,4,7-9"));
+    }
+    for (int g = first; g <= last; ++g) games.insert(g);
+  }
+  return games;
 }
 
 po::options_description MatchFlags() {
@@ -121,6 +141,31 @@ po::options_description MatchFlags() {
        "I/N: play only the I-th of N disjoint parts (whole game pairs)")
       ("gauntlet", "first engine against each other one, not round robin")
       ("quiet,q", "no per-game lines or summaries");
+  // clang-format on
+  return d;
+}
+
+po::options_description AnnotateFlags() {
+  po::options_description d("Annotate options");
+  // clang-format off
+  d.add_options()
+      ("help,h", "this help")
+      ("records", po::value<std::string>(), "the games (JSON Lines records)")
+      ("engine,e", po::value<std::string>(),
+       "the analysing engine: a shell command, or name=NAME:COMMAND")
+      ("visits", po::value<int64_t>(), "visits per position")
+      ("movetime", po::value<double>(), "seconds per position")
+      ("games", po::value<std::string>(), "game numbers, e.g. 1,4,7-9 (all)")
+      ("output,o", po::value<std::string>(),
+       "annotated records (default RECORDS.annotated.jsonl)")
+      ("resume", "continue the output file, annotating only missing games")
+      ("shard", po::value<std::string>(),
+       "I/N: annotate only the I-th of N parts (games dealt in turn)")
+      ("command-timeout", po::value<double>()->default_value(10),
+       "seconds for any command, on top of the thinking time")
+      ("engine-log", po::value<std::string>(),
+       "file for the engine's standard error (default OUTPUT.engines.log)")
+      ("quiet,q", "no progress lines");
   // clang-format on
   return d;
 }
@@ -194,7 +239,8 @@ absl::Status FillMatch(const po::variables_map& vm, MatchOptions& o) {
   if (o.resume && o.records_file.empty())
     return Bad("--resume needs --records");
   if (vm.count("shard")) {
-    if (absl::Status s = ParseShard(vm["shard"].as<std::string>(), o);
+    if (absl::Status s = ParseShard(vm["shard"].as<std::string>(),
+                                    o.shard_index, o.shard_count);
         !s.ok()) {
       return s;
     }
@@ -302,6 +348,57 @@ absl::StatusOr<ReplayCommand> ParseReplayCommand(
   return command;
 }
 
+absl::StatusOr<AnnotateCommand> ParseAnnotateCommand(
+    const std::vector<std::string>& args) {
+  po::positional_options_description positional;
+  positional.add("records", 1);
+  absl::StatusOr<po::variables_map> vm =
+      ParseFlags(args, AnnotateFlags(), &positional);
+  if (!vm.ok()) return vm.status();
+  AnnotateCommand command;
+  command.help = vm->count("help") > 0;
+  if (command.help) return command;
+  AnnotateOptions& o = command.options;
+  if (!vm->count("records")) return Bad("annotate needs a records file");
+  if (!vm->count("engine")) return Bad("annotate needs --engine");
+  o.records = (*vm)["records"].as<std::string>();
+  o.engine = NameEngines({(*vm)["engine"].as<std::string>()})[0];
+  if (vm->count("visits")) o.visits = (*vm)["visits"].as<int64_t>();
+  if (vm->count("movetime")) o.movetime_s = (*vm)["movetime"].as<double>();
+  if (!vm->count("visits") && !vm->count("movetime")) o.visits = 1000;
+  if ((o.visits > 0) == (o.movetime_s > 0)) {
+    return Bad("give one of --visits N > 0 or --movetime X > 0");
+  }
+  if (vm->count("games")) {
+    absl::StatusOr<std::set<int>> games =
+        ParseGameList((*vm)["games"].as<std::string>());
+    if (!games.ok()) return games.status();
+    o.games = *games;
+  }
+  const std::string stem =
+      o.records.size() > 6 && o.records.substr(o.records.size() - 6) == ".jsonl"
+          ? o.records.substr(0, o.records.size() - 6)
+          : o.records;
+  o.output = vm->count("output") ? (*vm)["output"].as<std::string>()
+                                 : stem + ".annotated.jsonl";
+  if (o.output == o.records) {
+    return Bad("--output must differ from the records file");
+  }
+  o.resume = vm->count("resume") > 0;
+  if (vm->count("shard")) {
+    if (absl::Status s = ParseShard((*vm)["shard"].as<std::string>(),
+                                    o.shard_index, o.shard_count);
+        !s.ok()) {
+      return s;
+    }
+  }
+  o.command_timeout_s = (*vm)["command-timeout"].as<double>();
+  o.engine_log = vm->count("engine-log") ? (*vm)["engine-log"].as<std::string>()
+                                         : o.output + ".engines.log";
+  o.quiet = vm->count("quiet") > 0;
+  return command;
+}
+
 absl::StatusOr<MergeCommand> ParseMergeCommand(
     const std::vector<std::string>& args) {
   po::options_description d("Merge options");
@@ -335,7 +432,9 @@ std::string Usage() {
   text << "usage: wallgo-referee --engine CMD --engine CMD [options]\n"
           "       wallgo-referee replay RECORDS [GAME] [--commands]\n"
           "       wallgo-referee merge FILES... [--output FILE] [--sprt ...]\n"
-       << MatchFlags();
+          "       wallgo-referee annotate RECORDS --engine CMD "
+          "[--visits N | --movetime X] [...]\n"
+       << MatchFlags() << AnnotateFlags();
   return text.str();
 }
 
@@ -343,7 +442,7 @@ int RefereeMain(const std::vector<std::string>& args, std::ostream& out,
                 std::ostream& err) {
   const std::string sub = args.empty() ? "" : args[0];
   const std::vector<std::string> rest =
-      sub == "replay" || sub == "merge"
+      sub == "replay" || sub == "merge" || sub == "annotate"
           ? std::vector<std::string>(args.begin() + 1, args.end())
           : args;
   const auto fail = [&](const absl::Status& status) {
@@ -357,6 +456,14 @@ int RefereeMain(const std::vector<std::string>& args, std::ostream& out,
     const absl::Status s =
         Replay(replay->records, replay->game, replay->commands, out);
     if (!s.ok()) err << "wallgo-referee replay: " << s.message() << "\n";
+    return s.ok() ? 0 : 1;
+  }
+  if (sub == "annotate") {
+    absl::StatusOr<AnnotateCommand> annotate = ParseAnnotateCommand(rest);
+    if (!annotate.ok()) return fail(annotate.status());
+    if (annotate->help) return out << Usage(), 0;
+    const absl::Status s = RunAnnotate(annotate->options, out, err);
+    if (!s.ok()) err << "wallgo-referee annotate: " << s.message() << "\n";
     return s.ok() ? 0 : 1;
   }
   if (sub == "merge") {

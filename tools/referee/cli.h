@@ -1,6 +1,6 @@
-// The wallgo-referee command line: a match (the default), `replay` and
-// `merge`. Errors come back as statuses; main prints them with the usage
-// and exits 2.
+// The wallgo-referee command line: a match (the default), `replay`,
+// `merge` and `annotate`. Errors come back as statuses; main prints them with
+// the usage and exits 2.
 #pragma once
 
 #include <optional>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tools/referee/annotate.h"
 #include "tools/referee/options.h"
 
 namespace wallgo::referee {
@@ -27,6 +28,13 @@ struct ReplayCommand {
   bool help = false;
 };
 absl::StatusOr<ReplayCommand> ParseReplayCommand(
+    const std::vector<std::string>& args);
+
+struct AnnotateCommand {
+  AnnotateOptions options;
+  bool help = false;
+};
+absl::StatusOr<AnnotateCommand> ParseAnnotateCommand(
     const std::vector<std::string>& args);
 
 struct MergeCommand {

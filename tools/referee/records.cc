@@ -33,11 +33,48 @@ std::vector<std::pair<std::string, Value>> ObjectToPairs(const Json& object) {
   return pairs;
 }
 
+Json NoteToJson(const MoveNote& n) {
+  Json j = {{"before", n.before},
+            {"after", n.after},
+            {"best", n.best},
+            {"loss", n.loss}};
+  if (!n.judgement.empty()) j["judgement"] = n.judgement;
+  return j;
+}
+
+MoveNote NoteFromJson(const Json& j) {
+  MoveNote n;
+  n.before = j.at("before").get<double>();
+  n.after = j.at("after").get<double>();
+  n.best = j.at("best").get<std::string>();
+  n.loss = j.at("loss").get<double>();
+  n.judgement = j.value("judgement", "");
+  return n;
+}
+
+Json GameNoteToJson(const GameNote& n) {
+  Json j = {{"engine", n.engine},
+            {"budget", n.budget},
+            {"accuracy", PairsToObject(n.accuracy)}};
+  if (n.turning_point > 0) j["turningPoint"] = n.turning_point;
+  return j;
+}
+
+GameNote GameNoteFromJson(const Json& j) {
+  GameNote n;
+  n.engine = j.at("engine").get<std::string>();
+  n.budget = j.at("budget").get<std::string>();
+  n.accuracy = ObjectToPairs<double>(j.at("accuracy"));
+  n.turning_point = j.value("turningPoint", 0);
+  return n;
+}
+
 Json MovesToJson(const std::vector<MoveRecord>& moves) {
   Json list = Json::array();
   for (const MoveRecord& m : moves) {
     Json entry = {{"colour", m.colour}, {"move", m.move}, {"ms", m.ms}};
     if (m.random) entry["random"] = true;
+    if (m.note) entry["analysis"] = NoteToJson(*m.note);
     list.push_back(std::move(entry));
   }
   return list;
@@ -51,6 +88,7 @@ std::vector<MoveRecord> MovesFromJson(const Json& list) {
     m.move = entry.at("move").get<std::string>();
     m.ms = entry.at("ms").get<int64_t>();
     m.random = entry.value("random", false);
+    if (entry.contains("analysis")) m.note = NoteFromJson(entry["analysis"]);
     moves.push_back(std::move(m));
   }
   return moves;
@@ -94,6 +132,7 @@ std::string RecordToJson(const GameRecord& r) {
   if (!r.loser.empty()) j["loser"] = r.loser;
   if (!r.detail.empty()) j["detail"] = r.detail;
   j["final"] = r.final_position;
+  if (r.annotation) j["annotation"] = GameNoteToJson(*r.annotation);
   return j.dump();
 }
 
@@ -114,6 +153,9 @@ absl::StatusOr<GameRecord> RecordFromJson(const std::string& line) {
     r.loser = j.value("loser", "");
     r.detail = j.value("detail", "");
     r.final_position = j.at("final").get<std::string>();
+    if (j.contains("annotation")) {
+      r.annotation = GameNoteFromJson(j["annotation"]);
+    }
     return r;
   } catch (const Json::exception& e) {
     return absl::InvalidArgumentError(

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,11 +16,32 @@
 
 namespace wallgo::referee {
 
+// An analysing engine's view of one move (`wallgo-referee annotate`): the
+// mover's win rate before and after it, the engine's choice, the loss and
+// its judgement (annotate.h).
+struct MoveNote {
+  double before = 0.5;
+  double after = 0.5;
+  std::string best;       // the engine's best move in the position before
+  double loss = 0;        // max(0, before - after)
+  std::string judgement;  // "", "inaccuracy", "mistake" or "blunder"
+};
+
 struct MoveRecord {
   std::string colour;
   std::string move;
   int64_t ms = 0;
   bool random = false;  // chosen by the referee after a timeout
+  std::optional<MoveNote> note;
+};
+
+// What annotate adds to a whole game.
+struct GameNote {
+  std::string engine;  // the analysing engine's command
+  std::string budget;  // "visits 1000" or "movetime 0.5"
+  // Per colour (colour order), lichess-style accuracy in 0..100.
+  std::vector<std::pair<std::string, double>> accuracy;
+  int turning_point = 0;  // 1-based index into moves; 0 = none
 };
 
 struct GameRecord {
@@ -37,6 +59,7 @@ struct GameRecord {
   std::string loser;           // the colour at fault, when one is
   std::string detail;          // what the engine did wrong, for people
   std::string final_position;  // engine/notation.h PositionString
+  std::optional<GameNote> annotation;
 
   // The engine seated at `colour`, or "" if none.
   std::string EngineAt(const std::string& colour) const;

@@ -162,7 +162,8 @@ class Referee {
   }
 
   void Record(Colour colour, Move move, int64_t ms, bool random) {
-    record_.moves.push_back({ColourName(colour), MoveName(move), ms, random});
+    record_.moves.push_back(
+        {ColourName(colour), MoveName(move), ms, random, std::nullopt});
   }
 
   // One move of the side to move, asked of its engine with `genmove`.
