@@ -1,6 +1,7 @@
 # Turns the page's files into a C++ source (cmake -P embed_web.cmake with
-# -DOUT=file.cc -DFILES="a;b;c"), so that wallgo-gui serves them from its
+# -DOUT=file.cc -DFILES="a|b|c"), so that wallgo-gui serves them from its
 # own binary wherever it is installed.
+string(REPLACE "|" ";" FILES "${FILES}")
 set(code "// Generated from tools/gui/web by embed_web.cmake: do not edit.\n")
 string(APPEND code "#include \"tools/gui/web_assets.h\"\n\n#include <array>\n\n")
 string(APPEND code "namespace wallgo::gui {\nnamespace {\n")
