@@ -134,9 +134,9 @@ Bridge::Bridge(std::vector<EngineSpec> engines, BridgeOptions options,
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t i = 0; i < specs_.size(); ++i) {
     EngineWorker::Callbacks callbacks;
-    callbacks.on_move = [this, i](uint64_t token, absl::StatusOr<Move> move,
-                                  int64_t ms) {
-      OnMove(static_cast<int>(i), token, std::move(move), ms);
+    callbacks.on_move = [this](uint64_t token, absl::StatusOr<Move> move,
+                               int64_t ms) {
+      OnMove(token, std::move(move), ms);
     };
     callbacks.on_analysis = [this](uint64_t token,
                                    std::vector<Candidate> candidates) {
@@ -465,16 +465,12 @@ void Bridge::Schedule() {
   }
 }
 
-void Bridge::OnMove(int engine, uint64_t token, absl::StatusOr<Move> move,
+void Bridge::OnMove(uint64_t token, absl::StatusOr<Move> move,
                     int64_t ms) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (closing_ || token != version_) return;  // stale: the game changed
-  if (!move.ok()) {
-    event_ = absl::StrCat(specs_[engine].name, " ", move.status().message(),
-                          "; the game is kept: restart the engine to go on");
-    publish_(StateLocked().dump());
-    return;
-  }
+  // A failed engine has said so through OnStatus already.
+  if (!move.ok()) return;
   const int ply = game_.cursor();
   if (game_.Play(*move, ms).ok()) {
     graph_.erase(graph_.upper_bound(ply), graph_.end());
@@ -498,6 +494,13 @@ void Bridge::OnAnalysis(uint64_t token, std::vector<Candidate> candidates) {
 void Bridge::OnStatus() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (closing_) return;
+  for (const auto& worker : workers_) {
+    const EngineStatus status = worker->status();
+    if (status.state == EngineState::kFailed) {
+      event_ = absl::StrCat(worker->name(), " ", status.detail,
+                            "; the game is kept: restart the engine to go on");
+    }
+  }
   // A restarted engine picks up the move it owes.
   Schedule();
   publish_(StateLocked().dump());

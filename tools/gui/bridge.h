@@ -83,7 +83,7 @@ class Bridge {
   nlohmann::json AnalysisLocked() const;
   bool EngineToMove() const;
 
-  void OnMove(int engine, uint64_t token, absl::StatusOr<Move> move, int64_t ms);
+  void OnMove(uint64_t token, absl::StatusOr<Move> move, int64_t ms);
   void OnAnalysis(uint64_t token, std::vector<Candidate> candidates);
   void OnStatus();
 

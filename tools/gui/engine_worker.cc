@@ -337,6 +337,7 @@ void EngineWorker::Run() {
       if (stop_) break;
       if (restart_) {
         restart_ = false;
+        moved_token_ = UINT64_MAX;  // the move it owes is asked again
         lock.unlock();
         Start();
         continue;
