@@ -107,6 +107,10 @@ json SettingsJson(const SeatSettings& s) {
   if (s.level > 0) out["level"] = s.level;
   if (s.movetime >= 0) out["movetime"] = s.movetime;
   if (s.visits >= 0) out["visits"] = s.visits;
+  if (s.clock > 0) {
+    out["clock"] = s.clock;
+    out["increment"] = s.increment;
+  }
   return out;
 }
 
@@ -229,6 +233,16 @@ absl::StatusOr<std::vector<Seat>> Bridge::ParseSeats(const json& seats,
         if (!t.ok()) return t.status();
         seat.settings.movetime = *t;
       }
+      if (entry.contains("clock")) {
+        absl::StatusOr<double> t = NumberField(entry, "clock", 1, 86400);
+        if (!t.ok()) return t.status();
+        seat.settings.clock = *t;
+      }
+      if (entry.contains("increment")) {
+        absl::StatusOr<double> t = NumberField(entry, "increment", 0, 3600);
+        if (!t.ok()) return t.status();
+        seat.settings.increment = *t;
+      }
       if (entry.contains("visits")) {
         absl::StatusOr<int64_t> v = IntField(entry, "visits", 0, 1'000'000'000);
         if (!v.ok()) return v.status();
@@ -281,6 +295,16 @@ absl::Status Bridge::NewGame(const json& message) {
   }
   Replace(GuiGame(*start), seats);
   return absl::OkStatus();
+}
+
+double Bridge::ClockLeft(Colour colour) const {
+  const SeatSettings& s = seats_[Index(colour)].settings;
+  double left = s.clock;
+  for (int i = 0; i < game_.cursor(); ++i) {
+    const PlayedMove& m = game_.moves()[i];
+    if (m.colour == colour) left += s.increment - std::max<int64_t>(m.ms, 0) / 1000.0;
+  }
+  return left;
 }
 
 bool Bridge::EngineToMove() const {
@@ -457,6 +481,7 @@ void Bridge::Schedule() {
     const Seat& seat = seats_[Index(game_.shown().position().to_move())];
     EngineJob j = job();
     j.settings = seat.settings;
+    j.clock_left = ClockLeft(game_.shown().position().to_move());
     moves[seat.engine] = std::move(j);
   }
   if (analysis_on_ && !over) analyses[analysis_engine_] = job();
@@ -552,6 +577,9 @@ json Bridge::StateLocked() const {
     if (s.engine >= 0) {
       seat["engine"] = specs_[s.engine].name;
       seat.update(SettingsJson(s.settings));
+      if (s.settings.clock > 0) {
+        seat["clockLeft"] = ClockLeft(ColourAt(static_cast<int>(i)));
+      }
     }
     seats.push_back(seat);
   }

@@ -82,6 +82,9 @@ class Bridge {
   nlohmann::json StateLocked() const;
   nlohmann::json AnalysisLocked() const;
   bool EngineToMove() const;
+  // Seconds left on `colour`'s clock at the ply shown: its main time plus an
+  // increment per move, less the time its moves took.
+  double ClockLeft(Colour colour) const;
 
   void OnMove(uint64_t token, absl::StatusOr<Move> move, int64_t ms);
   void OnAnalysis(uint64_t token, std::vector<Candidate> candidates);

@@ -1,5 +1,6 @@
 #include "tools/gui/engine_worker.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "absl/strings/numbers.h"
@@ -160,7 +161,8 @@ bool EngineWorker::Start() {
   if (process_ != nullptr) process_->Kill();
   process_.reset();
   synced_.reset();
-  sent_settings_.reset();
+  sent_options_.clear();
+  default_options_.clear();
   SetStatus(EngineState::kStarting, "");
   absl::StatusOr<std::unique_ptr<client::EngineProcess>> started =
       client::EngineProcess::Spawn(command_, name_, log_);
@@ -176,6 +178,16 @@ bool EngineWorker::Start() {
     Fail("protocol_version", reply);
     return false;
   }
+  for (const char* option : {"level", "movetime", "visits"}) {
+    const Reply value = process_->Ask(absl::StrCat("get_option ", option),
+                                      In(timeouts_.command_s));
+    if (value.fault != Fault::kNone) {
+      Fail("get_option", value);
+      return false;
+    }
+    if (value.success) default_options_[option] = value.text;
+  }
+  sent_options_ = default_options_;
   SetStatus(EngineState::kReady, "");
   return true;
 }
@@ -215,23 +227,23 @@ bool EngineWorker::Sync(const EngineJob& job) {
 }
 
 void EngineWorker::SendSettings(const SeatSettings& s) {
-  if (sent_settings_ == s) return;
-  std::vector<std::string> commands;
-  if (s.level > 0) commands.push_back(absl::StrCat("set_option level ", s.level));
-  if (s.movetime >= 0) {
-    commands.push_back(absl::StrCat("set_option movetime ", s.movetime));
-  }
-  if (s.visits >= 0) {
-    commands.push_back(absl::StrCat("set_option visits ", s.visits));
-  }
+  std::map<std::string, std::string> wanted = default_options_;
+  if (s.level > 0) wanted["level"] = absl::StrCat(s.level);
+  if (s.movetime >= 0) wanted["movetime"] = absl::StrCat(s.movetime);
+  if (s.visits >= 0) wanted["visits"] = absl::StrCat(s.visits);
+  wanted["clock"] = absl::StrCat(s.clock);
   std::string refused;
-  for (const std::string& command : commands) {
+  for (const auto& [option, value] : wanted) {
+    if (sent_options_[option] == value) continue;
+    const std::string command =
+        option == "clock" ? absl::StrCat("time_settings ", value, " 0 0")
+                          : absl::StrCat("set_option ", option, " ", value);
     const Reply reply = process_->Ask(command, In(timeouts_.command_s));
     if (reply.fault != Fault::kNone) return Fail(command, reply);
     // Another author's engine may not have an option: it plays anyway.
     if (!reply.success) absl::StrAppend(&refused, command, ": ", reply.text, "; ");
+    sent_options_[option] = value;
   }
-  sent_settings_ = s;
   if (!refused.empty()) SetStatus(status().state, "ignored " + refused);
 }
 
@@ -245,8 +257,19 @@ void EngineWorker::PlayMove(const EngineJob& job) {
     return callbacks_.on_move(job.token, absl::UnavailableError(status().detail), 0);
   }
   const Colour colour = synced_->shown().position().to_move();
-  const double budget =
+  double budget =
       job.settings.movetime > 0 ? job.settings.movetime : timeouts_.max_think_s;
+  if (job.settings.clock > 0) {
+    const double left = std::max(job.clock_left, 0.0);
+    const std::string command =
+        absl::StrCat("time_left ", ColourName(colour), " ", left, " 0");
+    const Reply reply = process_->Ask(command, In(timeouts_.command_s));
+    if (reply.fault != Fault::kNone) Fail(command, reply);
+    budget = std::min(budget, left);
+  }
+  if (process_ == nullptr || !process_->alive()) {
+    return callbacks_.on_move(job.token, absl::UnavailableError(status().detail), 0);
+  }
   const auto started = SteadyClock::now();
   const std::string command = "genmove " + ColourName(colour);
   const Reply reply = process_->Ask(command, In(budget + timeouts_.margin_s));

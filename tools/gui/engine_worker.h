@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -27,6 +28,9 @@ struct SeatSettings {
   int level = 0;          // 1..10
   double movetime = -1;   // seconds per move
   int64_t visits = -1;    // playouts per move
+  // A clock: main seconds (0 = none) and seconds added after each move.
+  double clock = 0;
+  double increment = 0;
   bool operator==(const SeatSettings&) const = default;
 };
 
@@ -36,6 +40,7 @@ struct EngineJob {
   Position start;
   std::vector<PlayedMove> moves;  // from `start` to the position to search
   SeatSettings settings;          // for a move
+  double clock_left = 0;          // seconds left on the seat's clock
 };
 
 struct Candidate {
@@ -124,7 +129,9 @@ class EngineWorker {
   // Only the worker thread touches these.
   std::unique_ptr<client::EngineProcess> process_;
   std::optional<GuiGame> synced_;  // what the engine has been told
-  std::optional<SeatSettings> sent_settings_;
+  // Each option's value as last set, and as the engine started with (from
+  // get_option), which a seat that leaves the option unset gets back.
+  std::map<std::string, std::string> sent_options_, default_options_;
   std::thread thread_;
 };
 

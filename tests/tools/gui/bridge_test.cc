@@ -262,10 +262,19 @@ TEST_F(BridgeTest, EngineVersusEngineAndThreePlayers) {
                     {"rules", "players=3"},
                     {"seats", {{{"kind", "engine"}, {"engine", "mock"}},
                                {{"kind", "engine"}, {"engine", "mock2"}, {"level", 3}},
-                               {{"kind", "engine"}, {"engine", "mock"}, {"movetime", 0.5}}}}})
+                               {{"kind", "engine"}, {"engine", "mock"}, {"movetime", 0.5},
+                                {"clock", 60}, {"increment", 2}}}}})
                   .ok());
   const json over = WaitForState(
       [](const json& s) { return s["board"]["phase"] == "finished"; }, "the end");
+  // Green's clock: 60 s, 2 s more per move, less the time its moves took.
+  double left = 60;
+  for (const auto& m : over["moves"]) {
+    if (m["colour"] == "green") left += 2 - m["ms"].get<double>() / 1000;
+  }
+  EXPECT_NEAR(over["seats"][2]["clockLeft"].get<double>(), left, 1e-9);
+  EXPECT_GT(left, 60);
+  EXPECT_FALSE(over["seats"][0].contains("clockLeft"));
   EXPECT_EQ(over["board"]["players"], 3);
   EXPECT_FALSE(over["board"]["result"]["winners"].empty());
   EXPECT_TRUE(over["board"]["breakersLeft"].contains("green"));

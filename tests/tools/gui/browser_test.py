@@ -197,6 +197,12 @@ def test_full_game(args):
         gui.shot("full_game_final.png")
         svg = gui.js("return window.wallgo.svgText()")
         check("data-edge" in svg and "<style>" in svg, "the SVG export has the walls and styles")
+        # Readable on a phone: the board above the panels, full width.
+        gui.driver.set_window_size(390, 844)
+        time.sleep(0.3)
+        width = gui.js("return document.getElementById('board').getBoundingClientRect().width")
+        check(width >= 340, f"the board is {width} px wide on a phone")
+        gui.shot("full_game_phone.png")
     finally:
         gui.close()
 
@@ -215,6 +221,8 @@ def test_three_players(args):
         level = gui.css("input[name=level-red]")[0]
         level.clear()
         level.send_keys("1")
+        gui.css("input[name=clock-red]")[0].send_keys("30")
+        gui.css("input[name=increment-red]")[0].send_keys("1")
         before = gui.version()
         gui.click("[data-action=new-game]")
         gui.wait_change(before, "the new game")
@@ -222,6 +230,7 @@ def test_three_players(args):
         check(s["rules"].startswith("players=3 setup=empty"), f"rules {s['rules']}")
         check([x.get("engine", "human") for x in s["seats"]] == ["wallgo", "human", "mock"], f"seats {s['seats']}")
         check(s["seats"][0].get("level") == 1, "the level reached the seat")
+        check(s["seats"][0].get("clock") == 30 and s["seats"][0].get("increment") == 1, "red's clock")
         human_turns = 0
         while len(gui.state()["moves"]) < 18:
             wait("blue's turn", lambda: gui.human_to_move() or gui.state()["board"]["phase"] == "finished", 30)
@@ -235,6 +244,11 @@ def test_three_players(args):
         check(s["board"]["breakersLeft"] == {"red": 1, "blue": 1, "green": 1} or s["board"]["phase"] != "setup",
               "breakers are shown")
         check(len(gui.css("[data-score=green]")) == 1, "green's score row")
+        clock = gui.css("[data-clock=red]")[0].text
+        left = s["seats"][0]["clockLeft"]
+        expected = 30 + sum(1 - m["ms"] / 1000 for m in s["moves"] if m["colour"] == "red")
+        check(abs(left - expected) < 1e-6 and "clock" in clock, f"red's clock shows {clock}, {left} s left")
+        check(gui.state()["engines"][0]["state"] != "failed", "wallgo took the clock commands")
         print(f"3 players: {len(s['moves'])} plies, {human_turns} by clicks")
         gui.shot("three_players.png")
     finally:

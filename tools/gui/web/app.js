@@ -135,11 +135,18 @@ function renderStatus() {
     const breakers = c in b.breakersLeft ? ` · breakers ${b.breakersLeft[c]}` : '';
     const seat = seatOf(c);
     const who = seat.kind === 'engine' ? seat.engine : 'human';
+    const clock = seat.clockLeft !== undefined
+      ? ` <span class="clock" data-clock="${c}">clock ${formatClock(seat.clockLeft)}</span>` : '';
     return `<div class="score-row${c === b.turn && b.phase !== 'finished' ? ' to-move' : ''}" data-score="${c}">
       ${colourName(c)} <small>${who}</small> <b data-score-value="${c}">${b.scores[c]}</b>
-      <small>walls ${walls}${breakers}</small></div>`;
+      <small>walls ${walls}${breakers}</small>${clock}</div>`;
   });
   $('scores').innerHTML = rows.join('');
+}
+
+function formatClock(seconds) {
+  const s = Math.max(0, seconds);
+  return `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
 }
 
 function renderMoves() {
@@ -155,7 +162,7 @@ function renderMoves() {
     li.dataset.move = m.move;
     li.dataset.ply = String(i + 1);
     li.className = `move-${m.colour}` + (i + 1 === state.cursor ? ' current' : '') + (i + 1 > state.cursor ? ' future' : '');
-    li.innerHTML = `<span class="swatch fill-${m.colour}">${LETTERS[m.colour]}</span> ${m.move}` +
+    li.innerHTML = `<small class="ply">${i + 1}.</small> <span class="swatch fill-${m.colour}">${LETTERS[m.colour]}</span> ${m.move}` +
       (m.ms !== undefined ? ` <small>${(m.ms / 1000).toFixed(1)}s</small>` : '');
     list.appendChild(li);
   });
@@ -384,13 +391,17 @@ function renderSeatRows() {
     row.innerHTML = `<span class="swatch fill-${colour}">${LETTERS[colour]}</span> ${colour}
       <select name="seat-${colour}">${options}</select>
       <label>level <input name="level-${colour}" type="number" min="1" max="10" placeholder="—" size="3"></label>
-      <label>s/move <input name="movetime-${colour}" type="number" min="0" step="0.1" placeholder="—" size="4"></label>`;
+      <label>s/move <input name="movetime-${colour}" type="number" min="0" step="0.1" placeholder="—" size="4"></label>
+      <label>clock s <input name="clock-${colour}" type="number" min="1" step="1" placeholder="—" size="4"></label>
+      <label>+ s <input name="increment-${colour}" type="number" min="0" step="0.1" placeholder="0" size="3"></label>`;
     rows.appendChild(row);
     row.querySelector('select').value = chosen;
     if (current && current.level) row.querySelector(`[name=level-${colour}]`).value = current.level;
     if (current && current.movetime !== undefined) row.querySelector(`[name=movetime-${colour}]`).value = current.movetime;
   });
   const setup = form.elements.setup;
+  // RULES.md's defaults for the player count: breakers with 3-4 players.
+  if (players > 2 && form.elements.breakers.disabled) form.elements.breakers.value = '1';
   if (players > 2) setup.value = 'empty';
   setup.disabled = players > 2;
   form.elements.breakers.disabled = players === 2;
@@ -411,8 +422,12 @@ $('new-game').addEventListener('submit', (event) => {
     const seat = { kind: 'engine', engine: choice.slice('engine:'.length) };
     const level = row.querySelector(`[name=level-${colour}]`).value;
     const movetime = row.querySelector(`[name=movetime-${colour}]`).value;
+    const clock = row.querySelector(`[name=clock-${colour}]`).value;
+    const increment = row.querySelector(`[name=increment-${colour}]`).value;
     if (level) seat.level = Number(level);
     if (movetime) seat.movetime = Number(movetime);
+    if (clock) seat.clock = Number(clock);
+    if (clock && increment) seat.increment = Number(increment);
     return seat;
   });
   send({ type: 'new', rules, seats });
