@@ -156,7 +156,7 @@ Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
 }
 
 float WinScale(int contested_cells) {
-  // Fitted by eval_calibrate (README, evaluation section): the final margin's
+  // Fitted by eval_calibrate (docs/eval.md): the final margin's
   // spread grows like the square root of the cells still in play.
   return 0.25f + 0.55f * std::sqrt(static_cast<float>(contested_cells));
 }

@@ -1,7 +1,7 @@
 // Match statistics as engine authors read them (cutechess-cli, fastchess):
 // Elo difference with a 95% interval from the trinomial (win/draw/loss) or
 // the pentanomial (game pair) counts, likelihood of superiority, and the
-// sequential probability ratio test. The README's wallgo-referee section
+// sequential probability ratio test. docs/referee.md
 // gives the formulas and their sources.
 #pragma once
 

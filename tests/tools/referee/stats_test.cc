@@ -1,5 +1,5 @@
 // The match statistics against values worked out by hand from the formulas
-// in the README (the arithmetic is in the comments).
+// in docs/referee.md (the arithmetic is in the comments).
 #include "tools/referee/stats.h"
 
 #include <cmath>
