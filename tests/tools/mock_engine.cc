@@ -163,8 +163,8 @@ class MockEngine {
       for (int i = 0; i < static_cast<int>(moves.size()) && i < 3; ++i) {
         const std::string name = wallgo::MoveName(moves[i]);
         std::cout << "info move " << name << " visits " << round * (30 - i)
-                  << " winrate 0." << (6 - i) << " score " << (3 - i)
-                  << " pv " << name << "\n";
+                  << " winrate 0." << (6 - i) << " score " << (3 - i) << " pv "
+                  << name << "\n";
       }
       std::cout << std::flush;
       pollfd input{STDIN_FILENO, POLLIN, 0};

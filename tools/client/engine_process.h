@@ -1,8 +1,9 @@
-// An engine as a child process (shared by the referee and the GUI) spoken to over pipes with the text protocol's
-// framing (PROTOCOL.md), with a deadline on every exchange. The referee trusts
-// no engine: every way an engine can misbehave (exit, close its output, stay
-// silent, print lines that are not answers, answer another command's id) is
-// reported as a Fault, never as an exception or a hang of the referee.
+// An engine as a child process (shared by the referee and the GUI) spoken to
+// over pipes with the text protocol's framing (PROTOCOL.md), with a deadline on
+// every exchange. The referee trusts no engine: every way an engine can
+// misbehave (exit, close its output, stay silent, print lines that are not
+// answers, answer another command's id) is reported as a Fault, never as an
+// exception or a hang of the referee.
 #pragma once
 
 #include <sys/types.h>
@@ -74,8 +75,7 @@ class EngineProcess {
   // line comes at once and further lines follow until the empty line, which
   // the engine prints after the next command arrives (PROTOCOL.md). Sends
   // `command` and reads the first line; the stream is open on success.
-  Reply StartStream(std::string_view command,
-                    SteadyClock::time_point deadline);
+  Reply StartStream(std::string_view command, SteadyClock::time_point deadline);
   // The next line of the open stream, waiting until `deadline`.
   struct StreamLine {
     Reply reply;         // a fault, or kNone
@@ -115,7 +115,7 @@ class EngineProcess {
   int in_fd_, out_fd_, err_fd_;
   std::string name_;
   EngineLog* log_;
-  std::string pending_;  // standard output read but not yet consumed
+  std::string pending_;     // standard output read but not yet consumed
   bool streaming_ = false;  // a streamed answer has not ended yet
   int next_id_ = 1;
   std::atomic<bool> stop_drain_{false};

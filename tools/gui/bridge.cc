@@ -61,8 +61,8 @@ absl::StatusOr<GuiGame> GameFromTokens(const Position& start,
     absl::StatusOr<Move> move = ParseMove(token);
     absl::Status played = move.ok() ? game.Play(*move) : move.status();
     if (!played.ok()) {
-      return Bad(absl::StrCat("move ", number, " (", token, "): ",
-                              played.message()));
+      return Bad(
+          absl::StrCat("move ", number, " (", token, "): ", played.message()));
     }
   }
   return game;
@@ -97,8 +97,8 @@ json RecordSummary(const referee::GameRecord& r) {
   for (const auto& [colour, engine] : r.seats) seats[colour] = engine;
   json scores = json::object();
   for (const auto& [colour, score] : r.scores) scores[colour] = score;
-  return {{"game", r.game},     {"seats", seats},   {"winner", r.winner},
-          {"reason", r.reason}, {"detail", r.detail}, {"loser", r.loser},
+  return {{"game", r.game},     {"seats", seats},         {"winner", r.winner},
+          {"reason", r.reason}, {"detail", r.detail},     {"loser", r.loser},
           {"scores", scores},   {"moves", r.moves.size()}};
 }
 
@@ -122,9 +122,8 @@ absl::StatusOr<std::unique_ptr<Bridge>> Bridge::Create(
   absl::StatusOr<std::unique_ptr<client::EngineLog>> log =
       client::EngineLog::Open(options.engine_log);
   if (!log.ok()) return log.status();
-  return std::unique_ptr<Bridge>(new Bridge(std::move(engines), options,
-                                            std::move(publish),
-                                            std::move(*log)));
+  return std::unique_ptr<Bridge>(new Bridge(
+      std::move(engines), options, std::move(publish), std::move(*log)));
 }
 
 Bridge::Bridge(std::vector<EngineSpec> engines, BridgeOptions options,
@@ -190,7 +189,8 @@ absl::Status Bridge::Handle(const std::string& text) {
   } else if (auto it = kHandlers.find(*type); it != kHandlers.end()) {
     done = (this->*(it->second))(message);
   } else {
-    return Bad(absl::StrCat("unknown message type '", type->substr(0, 40), "'"));
+    return Bad(
+        absl::StrCat("unknown message type '", type->substr(0, 40), "'"));
   }
   if (done.ok()) Changed();
   return done;
@@ -302,7 +302,8 @@ double Bridge::ClockLeft(Colour colour) const {
   double left = s.clock;
   for (int i = 0; i < game_.cursor(); ++i) {
     const PlayedMove& m = game_.moves()[i];
-    if (m.colour == colour) left += s.increment - std::max<int64_t>(m.ms, 0) / 1000.0;
+    if (m.colour == colour)
+      left += s.increment - std::max<int64_t>(m.ms, 0) / 1000.0;
   }
   return left;
 }
@@ -321,9 +322,9 @@ absl::Status Bridge::PlayMove(const json& message) {
   // At the end of the game an engine's seat is the engine's to play;
   // earlier plies may be continued with any move.
   if (game_.at_end() && !game_.shown().is_over() && EngineToMove()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "it is ", ColourName(game_.shown().position().to_move()),
-        "'s turn, played by the engine"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("it is ", ColourName(game_.shown().position().to_move()),
+                     "'s turn, played by the engine"));
   }
   const int ply = game_.cursor();
   absl::Status played = game_.Play(*move);
@@ -348,9 +349,11 @@ absl::Status Bridge::Undo() {
 }
 
 absl::Status Bridge::Resign() {
-  if (game_.shown().is_over()) return absl::FailedPreconditionError("game over");
+  if (game_.shown().is_over())
+    return absl::FailedPreconditionError("game over");
   if (game_.at_end() && EngineToMove()) {
-    return absl::FailedPreconditionError("the engine's turn: only a person resigns");
+    return absl::FailedPreconditionError(
+        "the engine's turn: only a person resigns");
   }
   const int ply = game_.cursor();
   absl::Status played = game_.Play(Move::Resign());
@@ -367,7 +370,8 @@ absl::Status Bridge::Goto(const json& message) {
 
 absl::Status Bridge::SetAnalysis(const json& message) {
   auto on = message.find("on");
-  if (on == message.end() || !on->is_boolean()) return Bad("'on' must be true or false");
+  if (on == message.end() || !on->is_boolean())
+    return Bad("'on' must be true or false");
   int engine = analysis_engine_;
   if (message.contains("engine")) {
     absl::StatusOr<int> index = EngineIndex(message["engine"]);
@@ -390,8 +394,7 @@ absl::Status Bridge::RestartEngine(const json& message) {
 
 absl::Status Bridge::SetSeats(const json& message) {
   absl::StatusOr<std::vector<Seat>> seats =
-      ParseSeats(message.value("seats", json()),
-                 game_.start().num_players());
+      ParseSeats(message.value("seats", json()), game_.start().num_players());
   if (!seats.ok()) return seats.status();
   seats_ = *seats;
   return absl::OkStatus();
@@ -447,7 +450,8 @@ absl::Status Bridge::LoadRecords(const json& message) {
 }
 
 absl::Status Bridge::ShowRecord(const json& message) {
-  if (records_.empty()) return absl::FailedPreconditionError("no records loaded");
+  if (records_.empty())
+    return absl::FailedPreconditionError("no records loaded");
   absl::StatusOr<int64_t> index =
       IntField(message, "index", 0, static_cast<int64_t>(records_.size()) - 1);
   if (!index.ok()) return index.status();
@@ -490,8 +494,7 @@ void Bridge::Schedule() {
   }
 }
 
-void Bridge::OnMove(uint64_t token, absl::StatusOr<Move> move,
-                    int64_t ms) {
+void Bridge::OnMove(uint64_t token, absl::StatusOr<Move> move, int64_t ms) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (closing_ || token != version_) return;  // stale: the game changed
   // A failed engine has said so through OnStatus already.
@@ -593,7 +596,8 @@ json Bridge::StateLocked() const {
   state["records"] = nullptr;
   if (!records_.empty()) {
     json games = json::array();
-    for (const referee::GameRecord& r : records_) games.push_back(RecordSummary(r));
+    for (const referee::GameRecord& r : records_)
+      games.push_back(RecordSummary(r));
     state["records"] = {{"games", games}, {"shown", record_shown_}};
   }
   return state;

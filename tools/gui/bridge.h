@@ -110,7 +110,7 @@ class Bridge {
   std::map<int, GraphPoint> graph_;  // by ply of the current game
   std::vector<referee::GameRecord> records_;
   int record_shown_ = -1;
-  std::string event_;  // the last engine failure, for people
+  std::string event_;     // the last engine failure, for people
   bool closing_ = false;  // the destructor has begun: callbacks do nothing
 
   // Last: they call back into the members above, so they go first.

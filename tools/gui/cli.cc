@@ -70,7 +70,8 @@ absl::StatusOr<GuiOptions> ParseGuiOptions(const std::vector<std::string>& args,
   o.engines = client::NameEngines(specs);
   for (const EngineSpec& e : o.engines) {
     if (e.name.empty() || e.command.empty()) {
-      return absl::InvalidArgumentError("an --engine needs a name and a command");
+      return absl::InvalidArgumentError(
+          "an --engine needs a name and a command");
     }
   }
   o.port = vm["port"].as<int>();
@@ -122,14 +123,16 @@ int GuiMain(const std::vector<std::string>& args, const std::string& self,
   (*server)->set_bridge(bridge->get());
   // Ctrl-C or a kill ends the engines too: the bridge quits them below.
   boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
-  signals.async_wait([&io](const boost::system::error_code&, int) { io.stop(); });
-  const std::string url =
-      absl::StrCat("http://", options->listen == "0.0.0.0" ? "127.0.0.1" : options->listen,
-                   ":", (*server)->port(), "/");
+  signals.async_wait(
+      [&io](const boost::system::error_code&, int) { io.stop(); });
+  const std::string url = absl::StrCat(
+      "http://", options->listen == "0.0.0.0" ? "127.0.0.1" : options->listen,
+      ":", (*server)->port(), "/");
   out << "wallgo-gui: open " << url << std::endl;
   if (options->open) {
     const std::string command = "xdg-open '" + url + "' >/dev/null 2>&1 &";
-    if (std::system(command.c_str()) != 0) err << "wallgo-gui: xdg-open failed\n";
+    if (std::system(command.c_str()) != 0)
+      err << "wallgo-gui: xdg-open failed\n";
   }
   io.run();
   bridge->reset();

@@ -16,9 +16,8 @@ using client::Reply;
 using client::SteadyClock;
 
 SteadyClock::time_point In(double seconds) {
-  return SteadyClock::now() +
-         std::chrono::duration_cast<SteadyClock::duration>(
-             std::chrono::duration<double>(seconds));
+  return SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
+                                  std::chrono::duration<double>(seconds));
 }
 
 std::string FaultText(const Reply& reply) {
@@ -146,7 +145,8 @@ void EngineWorker::SetStatus(EngineState state, std::string detail) {
     std::lock_guard<std::mutex> lock(mutex_);
     status_.state = state;
     status_.detail = std::move(detail);
-    status_.pid = process_ != nullptr && process_->alive() ? process_->pid() : 0;
+    status_.pid =
+        process_ != nullptr && process_->alive() ? process_->pid() : 0;
   }
   callbacks_.on_status();
 }
@@ -173,7 +173,8 @@ bool EngineWorker::Start() {
   }
   process_ = std::move(*started);
   // The first exchange shows whether the command is an engine at all.
-  const Reply reply = process_->Ask("protocol_version", In(timeouts_.command_s));
+  const Reply reply =
+      process_->Ask("protocol_version", In(timeouts_.command_s));
   if (reply.fault != Fault::kNone) {
     Fail("protocol_version", reply);
     return false;
@@ -241,7 +242,8 @@ void EngineWorker::SendSettings(const SeatSettings& s) {
     const Reply reply = process_->Ask(command, In(timeouts_.command_s));
     if (reply.fault != Fault::kNone) return Fail(command, reply);
     // Another author's engine may not have an option: it plays anyway.
-    if (!reply.success) absl::StrAppend(&refused, command, ": ", reply.text, "; ");
+    if (!reply.success)
+      absl::StrAppend(&refused, command, ": ", reply.text, "; ");
     sent_options_[option] = value;
   }
   if (!refused.empty()) SetStatus(status().state, "ignored " + refused);
@@ -250,11 +252,13 @@ void EngineWorker::SendSettings(const SeatSettings& s) {
 void EngineWorker::PlayMove(const EngineJob& job) {
   SetStatus(EngineState::kThinking, "");
   if (!Sync(job)) {
-    return callbacks_.on_move(job.token, absl::UnavailableError(status().detail), 0);
+    return callbacks_.on_move(job.token,
+                              absl::UnavailableError(status().detail), 0);
   }
   SendSettings(job.settings);
   if (process_ == nullptr || !process_->alive()) {
-    return callbacks_.on_move(job.token, absl::UnavailableError(status().detail), 0);
+    return callbacks_.on_move(job.token,
+                              absl::UnavailableError(status().detail), 0);
   }
   const Colour colour = synced_->shown().position().to_move();
   double budget =
@@ -268,7 +272,8 @@ void EngineWorker::PlayMove(const EngineJob& job) {
     budget = std::min(budget, left);
   }
   if (process_ == nullptr || !process_->alive()) {
-    return callbacks_.on_move(job.token, absl::UnavailableError(status().detail), 0);
+    return callbacks_.on_move(job.token,
+                              absl::UnavailableError(status().detail), 0);
   }
   const auto started = SteadyClock::now();
   const std::string command = "genmove " + ColourName(colour);
@@ -278,18 +283,22 @@ void EngineWorker::PlayMove(const EngineJob& job) {
                          .count();
   if (reply.fault != Fault::kNone || !reply.success) {
     Fail(command, reply);
-    return callbacks_.on_move(job.token, absl::UnavailableError(status().detail), ms);
+    return callbacks_.on_move(job.token,
+                              absl::UnavailableError(status().detail), ms);
   }
   absl::StatusOr<Move> move = ParseMove(reply.text);
-  absl::Status legal = move.ok() ? CheckMove(synced_->shown().position(), colour, *move)
-                                 : move.status();
+  absl::Status legal =
+      move.ok() ? CheckMove(synced_->shown().position(), colour, *move)
+                : move.status();
   if (move.ok() && move->kind == MoveKind::kResign) legal = absl::OkStatus();
   if (!legal.ok()) {
     Reply bad;
     bad.fault = Fault::kFraming;
-    bad.detail = absl::StrCat("'", reply.text.substr(0, 80), "': ", legal.message());
+    bad.detail =
+        absl::StrCat("'", reply.text.substr(0, 80), "': ", legal.message());
     Fail(command, bad);
-    return callbacks_.on_move(job.token, absl::UnavailableError(status().detail), ms);
+    return callbacks_.on_move(job.token,
+                              absl::UnavailableError(status().detail), ms);
   }
   synced_->Play(*move).IgnoreError();
   SetStatus(EngineState::kReady, status().detail);

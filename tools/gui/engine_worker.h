@@ -25,9 +25,9 @@ namespace wallgo::gui {
 // How an engine plays one seat: each field unset (< 0, level 0) leaves the
 // engine's own setting.
 struct SeatSettings {
-  int level = 0;          // 1..10
-  double movetime = -1;   // seconds per move
-  int64_t visits = -1;    // playouts per move
+  int level = 0;         // 1..10
+  double movetime = -1;  // seconds per move
+  int64_t visits = -1;   // playouts per move
   // A clock: main seconds (0 = none) and seconds added after each move.
   double clock = 0;
   double increment = 0;
@@ -75,8 +75,7 @@ class EngineWorker {
  public:
   struct Callbacks {
     // A move for job `token`, or an error (the engine has failed).
-    std::function<void(uint64_t token, absl::StatusOr<Move> move,
-                       int64_t ms)>
+    std::function<void(uint64_t token, absl::StatusOr<Move> move, int64_t ms)>
         on_move;
     // The candidates of the latest analysis report for job `token`.
     std::function<void(uint64_t token, std::vector<Candidate>)> on_analysis;

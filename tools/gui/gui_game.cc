@@ -31,15 +31,16 @@ absl::StatusOr<GuiGame> GuiGame::FromMoves(
   for (size_t i = 0; i < moves.size(); ++i) {
     if (game.shown_.position().to_move() != moves[i].colour &&
         moves[i].move.kind != MoveKind::kResign) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("move ", i + 1, " (", MoveName(moves[i].move), "): it is ",
-                       ColourName(game.shown_.position().to_move()),
-                       "'s turn, not ", ColourName(moves[i].colour), "'s"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "move ", i + 1, " (", MoveName(moves[i].move), "): it is ",
+          ColourName(game.shown_.position().to_move()), "'s turn, not ",
+          ColourName(moves[i].colour), "'s"));
     }
     const absl::Status played = game.Play(moves[i].move, moves[i].ms);
     if (!played.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "move ", i + 1, " (", MoveName(moves[i].move), "): ", played.message()));
+      return absl::InvalidArgumentError(absl::StrCat("move ", i + 1, " (",
+                                                     MoveName(moves[i].move),
+                                                     "): ", played.message()));
     }
   }
   return game;
@@ -74,8 +75,8 @@ absl::Status GuiGame::Undo() {
 
 absl::Status GuiGame::Goto(int ply) {
   if (ply < 0 || ply > static_cast<int>(moves_.size())) {
-    return absl::OutOfRangeError(
-        absl::StrCat("no ply ", ply, ": the game has ", moves_.size(), " moves"));
+    return absl::OutOfRangeError(absl::StrCat("no ply ", ply, ": the game has ",
+                                              moves_.size(), " moves"));
   }
   cursor_ = ply;
   Replay();
@@ -107,8 +108,9 @@ nlohmann::json BoardJson(const GuiGame& gui) {
     for (int cell = 0; cell < kNumCells; ++cell) {
       for (bool east : {false, true}) {
         if ((east ? built.east : built.north) & CellBit(cell)) {
-          walls.push_back({{"edge", EdgeName(Edge{static_cast<uint8_t>(cell), east})},
-                           {"colour", name}});
+          walls.push_back(
+              {{"edge", EdgeName(Edge{static_cast<uint8_t>(cell), east})},
+               {"colour", name}});
         }
       }
     }
@@ -149,13 +151,14 @@ nlohmann::json BoardJson(const GuiGame& gui) {
     const Result result = game.result();
     nlohmann::json winners = nlohmann::json::array();
     for (int p = 0; p < players; ++p) {
-      if (result.winners & (1u << p)) winners.push_back(ColourName(ColourAt(p)));
+      if (result.winners & (1u << p))
+        winners.push_back(ColourName(ColourAt(p)));
     }
-    board["result"] = {{"winners", winners},
-                       {"draw", result.is_draw()},
-                       {"resigned", game.resigned()
-                                        ? ColourName(*game.resigned())
-                                        : std::string()}};
+    board["result"] = {
+        {"winners", winners},
+        {"draw", result.is_draw()},
+        {"resigned",
+         game.resigned() ? ColourName(*game.resigned()) : std::string()}};
   }
   return board;
 }

@@ -28,8 +28,8 @@ class GuiGame {
   explicit GuiGame(const Position& start);
 
   // A game from `start` through `moves` (each checked); the cursor at the end.
-  static absl::StatusOr<GuiGame> FromMoves(const Position& start,
-                                           const std::vector<PlayedMove>& moves);
+  static absl::StatusOr<GuiGame> FromMoves(
+      const Position& start, const std::vector<PlayedMove>& moves);
 
   const Position& start() const { return start_; }
   const std::vector<PlayedMove>& moves() const { return moves_; }

@@ -29,14 +29,15 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   }
 
   void Start(http::request<http::string_body> request) {
-    ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
-      if (ec) return;
-      self->server_.Join(self);
-      if (self->server_.bridge() != nullptr) {
-        self->Send(self->server_.bridge()->StateJson());
-      }
-      self->Read();
-    });
+    ws_.async_accept(request,
+                     [self = shared_from_this()](beast::error_code ec) {
+                       if (ec) return;
+                       self->server_.Join(self);
+                       if (self->server_.bridge() != nullptr) {
+                         self->Send(self->server_.bridge()->StateJson());
+                       }
+                       self->Read();
+                     });
   }
 
   void Send(std::string message) {
@@ -47,7 +48,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
  private:
   void Read() {
     ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec,
-                                                         size_t) {
+                                                        size_t) {
       if (ec) return self->server_.Leave(self.get());
       const std::string text = beast::buffers_to_string(self->buffer_.data());
       self->buffer_.consume(self->buffer_.size());
@@ -124,17 +125,16 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       }
     }
     response->prepare_payload();
-    http::async_write(socket_, *response,
-                      [self = shared_from_this(), response](
-                          beast::error_code ec, size_t) {
-                        if (ec || !response->keep_alive()) {
-                          beast::error_code ignored;
-                          self->socket_.shutdown(tcp::socket::shutdown_send,
-                                                 ignored);
-                          return;
-                        }
-                        self->Read();
-                      });
+    http::async_write(
+        socket_, *response,
+        [self = shared_from_this(), response](beast::error_code ec, size_t) {
+          if (ec || !response->keep_alive()) {
+            beast::error_code ignored;
+            self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
+            return;
+          }
+          self->Read();
+        });
   }
 
   tcp::socket socket_;
@@ -149,7 +149,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Listen(
     asio::io_context& io, const std::string& address, int port) {
   beast::error_code ec;
   const asio::ip::address ip = asio::ip::make_address(address, ec);
-  if (ec) return absl::InvalidArgumentError("bad --listen address '" + address + "'");
+  if (ec)
+    return absl::InvalidArgumentError("bad --listen address '" + address + "'");
   tcp::acceptor acceptor(io);
   const tcp::endpoint endpoint(ip, static_cast<unsigned short>(port));
   acceptor.open(endpoint.protocol(), ec);
@@ -157,8 +158,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Listen(
   if (!ec) acceptor.bind(endpoint, ec);
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", address, ":", port, ": ", ec.message()));
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", address,
+                                               ":", port, ": ", ec.message()));
   }
   std::unique_ptr<Server> server(new Server(io, std::move(acceptor)));
   server->Accept();

@@ -2,6 +2,8 @@
 // page (a bad one gets a clear error and changes nothing), engines that play,
 // analyse, crash, hang or answer garbage (the mock engine), and the command
 // line.
+#include "tools/gui/bridge.h"
+
 #include <signal.h>
 
 #include <chrono>
@@ -15,7 +17,6 @@
 #include "engine/notation.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tools/gui/bridge.h"
 #include "tools/gui/cli.h"
 #include "tools/gui/engine_worker.h"
 #include "tools/gui/gui_game.h"
@@ -56,7 +57,8 @@ TEST(GuiGameTest, PlayUndoGotoAndContinueFromAnEarlierPly) {
 
 TEST(GuiGameTest, FromMovesChecksEveryMoveAndItsColour) {
   EXPECT_TRUE(GuiGame::FromMoves(Start(), {{Colour::kRed, M("d4")}}).ok());
-  const auto wrong_colour = GuiGame::FromMoves(Start(), {{Colour::kBlue, M("d4")}});
+  const auto wrong_colour =
+      GuiGame::FromMoves(Start(), {{Colour::kBlue, M("d4")}});
   ASSERT_FALSE(wrong_colour.ok());
   EXPECT_TRUE(absl::StrContains(wrong_colour.status().message(), "red's turn"));
   const auto illegal =
@@ -106,7 +108,8 @@ TEST(InfoLineTest, ParsesCandidatesAndRefusesOtherLines) {
   EXPECT_DOUBLE_EQ(c->winrate, 0.3129);
   EXPECT_DOUBLE_EQ(c->score, -3.34);
   EXPECT_EQ(c->pv, (std::vector<std::string>{"a1c1n", "e5f5n"}));
-  EXPECT_TRUE(ParseInfoLine("info move d4 visits 3 lcb 0.1 winrate 0.5").has_value());
+  EXPECT_TRUE(
+      ParseInfoLine("info move d4 visits 3 lcb 0.1 winrate 0.5").has_value());
   EXPECT_FALSE(ParseInfoLine("info visits 3 winrate 0.5").has_value());
   EXPECT_FALSE(ParseInfoLine("info move zz9 visits 3").has_value());
   EXPECT_FALSE(ParseInfoLine("info move d4 visits many").has_value());
@@ -124,19 +127,22 @@ class BridgeTest : public ::testing::Test {
     }
     BridgeOptions options;
     options.timeouts = timeouts;
-    auto bridge = Bridge::Create(engines, options, [this](const std::string& m) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      messages_.push_back(json::parse(m));
-      changed_.notify_all();
-    });
+    auto bridge =
+        Bridge::Create(engines, options, [this](const std::string& m) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          messages_.push_back(json::parse(m));
+          changed_.notify_all();
+        });
     ASSERT_TRUE(bridge.ok()) << bridge.status();
     bridge_ = std::move(*bridge);
-    WaitForState([](const json& s) {
-      for (const auto& e : s["engines"]) {
-        if (e["state"] != "ready") return false;
-      }
-      return true;
-    }, "engines ready");
+    WaitForState(
+        [](const json& s) {
+          for (const auto& e : s["engines"]) {
+            if (e["state"] != "ready") return false;
+          }
+          return true;
+        },
+        "engines ready");
   }
 
   json State() { return json::parse(bridge_->StateJson()); }
@@ -144,13 +150,15 @@ class BridgeTest : public ::testing::Test {
   // Waits (up to 10 s) until the state satisfies `done`.
   template <typename Pred>
   json WaitForState(Pred done, const std::string& what) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
     for (;;) {
       const json state = State();
       if (done(state)) return state;
       std::unique_lock<std::mutex> lock(mutex_);
       if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) {
-        ADD_FAILURE() << "timed out waiting for " << what << "; state: " << state.dump();
+        ADD_FAILURE() << "timed out waiting for " << what
+                      << "; state: " << state.dump();
         return state;
       }
     }
@@ -158,11 +166,13 @@ class BridgeTest : public ::testing::Test {
 
   // The last "analysis" message with candidates for ply `ply`.
   json WaitForAnalysis(int ply) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       for (auto it = messages_.rbegin(); it != messages_.rend(); ++it) {
-        if ((*it)["type"] == "analysis" && (*it)["analysis"]["ply"] == ply) return *it;
+        if ((*it)["type"] == "analysis" && (*it)["analysis"]["ply"] == ply)
+          return *it;
       }
       if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) {
         ADD_FAILURE() << "no analysis of ply " << ply;
@@ -171,7 +181,9 @@ class BridgeTest : public ::testing::Test {
     }
   }
 
-  absl::Status Send(const json& message) { return bridge_->Handle(message.dump()); }
+  absl::Status Send(const json& message) {
+    return bridge_->Handle(message.dump());
+  }
 
   // The state without what engines change on their own.
   static json Stable(json state) {
@@ -187,7 +199,9 @@ class BridgeTest : public ::testing::Test {
 
 TEST_F(BridgeTest, BadMessagesGetAClearErrorAndChangeNothing) {
   Make({""});
-  ASSERT_TRUE(Send({{"type", "new"}, {"seats", {{{"kind", "human"}}, {{"kind", "human"}}}}}).ok());
+  ASSERT_TRUE(Send({{"type", "new"},
+                    {"seats", {{{"kind", "human"}}, {{"kind", "human"}}}}})
+                  .ok());
   ASSERT_TRUE(Send({{"type", "move"}, {"move", "d4"}}).ok());
   const json before = Stable(State());
   const std::vector<std::pair<std::string, std::string>> bad = {
@@ -202,7 +216,8 @@ TEST_F(BridgeTest, BadMessagesGetAClearErrorAndChangeNothing) {
       {R"({"type":"goto","ply":7})", "'ply' must be in 0..1"},
       {R"({"type":"goto","ply":"1"})", "'ply' must be an integer"},
       {R"({"type":"new","rules":"players=5"})", "players"},
-      {R"({"type":"new","seats":[{"kind":"human"}]})", "'seats' must list 2 seats"},
+      {R"({"type":"new","seats":[{"kind":"human"}]})",
+       "'seats' must list 2 seats"},
       {R"({"type":"new","seats":[{"kind":"engine","engine":"sh -c reboot"},{"kind":"human"}]})",
        "no engine named 'sh -c reboot'"},
       {R"({"type":"new","seats":[{"kind":"engine","engine":"mock","level":11},{"kind":"human"}]})",
@@ -210,7 +225,8 @@ TEST_F(BridgeTest, BadMessagesGetAClearErrorAndChangeNothing) {
       {R"({"type":"new","seats":[{"kind":"engine","engine":"mock","movetime":-1},{"kind":"human"}]})",
        "'movetime' must be in 0..3600"},
       {R"({"type":"new","seats":[{"kind":"robot"},{"kind":"human"}]})", "kind"},
-      {R"({"type":"new","position":"players=2 red=b2,b2"})", "invalid position"},
+      {R"({"type":"new","position":"players=2 red=b2,b2"})",
+       "invalid position"},
       {R"({"type":"analysis","on":"yes"})", "'on' must be true or false"},
       {R"({"type":"analysis","on":true,"engine":"other"})", "no engine named"},
       {R"({"type":"restart","engine":"nobody"})", "no engine named"},
@@ -236,8 +252,9 @@ TEST_F(BridgeTest, TheEngineAnswersAPersonsMove) {
   EXPECT_EQ(start["seats"][1]["engine"], "mock");
   ASSERT_TRUE(Send({{"type", "move"}, {"move", "d4"}}).ok());
   // Blue places twice (fourstone order: red, blue, blue, red).
-  const json state = WaitForState([](const json& s) { return s["moves"].size() == 3; },
-                                  "two engine placements");
+  const json state =
+      WaitForState([](const json& s) { return s["moves"].size() == 3; },
+                   "two engine placements");
   EXPECT_EQ(state["moves"][1]["colour"], "blue");
   EXPECT_TRUE(state["moves"][1].contains("ms"));
   EXPECT_EQ(state["board"]["turn"], "red");
@@ -247,8 +264,10 @@ TEST_F(BridgeTest, TheEngineAnswersAPersonsMove) {
   ASSERT_TRUE(Send({{"type", "move"}, {"move", "a1a2n"}}).ok());
   const absl::Status engines_turn = Send({{"type", "move"}, {"move", "f2f3n"}});
   EXPECT_FALSE(engines_turn.ok());
-  EXPECT_TRUE(absl::StrContains(engines_turn.message(), "played by the engine"));
-  WaitForState([](const json& s) { return s["moves"].size() == 6; }, "the reply");
+  EXPECT_TRUE(
+      absl::StrContains(engines_turn.message(), "played by the engine"));
+  WaitForState([](const json& s) { return s["moves"].size() == 6; },
+               "the reply");
   // Undo goes back to the person's turn: the engine's reply and the move.
   ASSERT_TRUE(Send({{"type", "undo"}}).ok());
   const json undone = State();
@@ -260,13 +279,18 @@ TEST_F(BridgeTest, EngineVersusEngineAndThreePlayers) {
   Make({"--seed 1", "--seed 2"});
   ASSERT_TRUE(Send({{"type", "new"},
                     {"rules", "players=3"},
-                    {"seats", {{{"kind", "engine"}, {"engine", "mock"}},
-                               {{"kind", "engine"}, {"engine", "mock2"}, {"level", 3}},
-                               {{"kind", "engine"}, {"engine", "mock"}, {"movetime", 0.5},
-                                {"clock", 60}, {"increment", 2}}}}})
+                    {"seats",
+                     {{{"kind", "engine"}, {"engine", "mock"}},
+                      {{"kind", "engine"}, {"engine", "mock2"}, {"level", 3}},
+                      {{"kind", "engine"},
+                       {"engine", "mock"},
+                       {"movetime", 0.5},
+                       {"clock", 60},
+                       {"increment", 2}}}}})
                   .ok());
   const json over = WaitForState(
-      [](const json& s) { return s["board"]["phase"] == "finished"; }, "the end");
+      [](const json& s) { return s["board"]["phase"] == "finished"; },
+      "the end");
   // Green's clock: 60 s, 2 s more per move, less the time its moves took.
   double left = 60;
   for (const auto& m : over["moves"]) {
@@ -284,16 +308,20 @@ TEST_F(BridgeTest, AnEngineThatCrashesIsShownAndRestartedAndTheGameIsKept) {
   Make({"--crash-at 2"});
   ASSERT_TRUE(Send({{"type", "move"}, {"move", "d4"}}).ok());
   const json failed = WaitForState(
-      [](const json& s) { return s["engines"][0]["state"] == "failed"; }, "the crash");
-  EXPECT_TRUE(absl::StrContains(failed["engines"][0]["detail"].get<std::string>(), "crashed"));
-  EXPECT_TRUE(absl::StrContains(failed["event"].get<std::string>(), "restart the engine"));
+      [](const json& s) { return s["engines"][0]["state"] == "failed"; },
+      "the crash");
+  EXPECT_TRUE(absl::StrContains(
+      failed["engines"][0]["detail"].get<std::string>(), "crashed"));
+  EXPECT_TRUE(absl::StrContains(failed["event"].get<std::string>(),
+                                "restart the engine"));
   EXPECT_EQ(failed["moves"].size(), 2u);  // d4 and the first placement: kept
   // Moves can still be reviewed and the engine restarted.
   ASSERT_TRUE(Send({{"type", "goto"}, {"ply", 1}}).ok());
   ASSERT_TRUE(Send({{"type", "goto"}, {"ply", 2}}).ok());
   ASSERT_TRUE(Send({{"type", "restart"}, {"engine", "mock"}}).ok());
-  const json resumed = WaitForState(
-      [](const json& s) { return s["moves"].size() == 3; }, "the move after the restart");
+  const json resumed =
+      WaitForState([](const json& s) { return s["moves"].size() == 3; },
+                   "the move after the restart");
   EXPECT_EQ(resumed["moves"][2]["colour"], "blue");
   EXPECT_EQ(resumed["event"], "");
 }
@@ -305,15 +333,20 @@ TEST_F(BridgeTest, GarbageAndHangsAreShownAsSuch) {
   Make({"--garbage-at 1", "--hang-at 1"}, fast);
   ASSERT_TRUE(Send({{"type", "move"}, {"move", "d4"}}).ok());
   const json garbage = WaitForState(
-      [](const json& s) { return s["engines"][0]["state"] == "failed"; }, "garbage");
-  EXPECT_TRUE(absl::StrContains(garbage["engines"][0]["detail"].get<std::string>(),
-                                "answers garbage"));
-  ASSERT_TRUE(Send({{"type", "seats"},
-                    {"seats", {{{"kind", "human"}}, {{"kind", "engine"}, {"engine", "mock2"}}}}})
-                  .ok());
+      [](const json& s) { return s["engines"][0]["state"] == "failed"; },
+      "garbage");
+  EXPECT_TRUE(absl::StrContains(
+      garbage["engines"][0]["detail"].get<std::string>(), "answers garbage"));
+  ASSERT_TRUE(
+      Send({{"type", "seats"},
+            {"seats",
+             {{{"kind", "human"}}, {{"kind", "engine"}, {"engine", "mock2"}}}}})
+          .ok());
   const json hang = WaitForState(
-      [](const json& s) { return s["engines"][1]["state"] == "failed"; }, "a hang");
-  EXPECT_TRUE(absl::StrContains(hang["engines"][1]["detail"].get<std::string>(), "hangs"));
+      [](const json& s) { return s["engines"][1]["state"] == "failed"; },
+      "a hang");
+  EXPECT_TRUE(absl::StrContains(hang["engines"][1]["detail"].get<std::string>(),
+                                "hangs"));
   EXPECT_EQ(hang["moves"].size(), 1u);
 }
 
@@ -325,8 +358,10 @@ TEST_F(BridgeTest, AnalysisFollowsThePositionShown) {
   const json at4 = WaitForAnalysis(4);
   ASSERT_FALSE(at4["analysis"]["candidates"].empty());
   const std::string best = at4["analysis"]["candidates"][0]["move"];
-  EXPECT_TRUE(CheckMove(*ParsePosition(State()["board"]["position"].get<std::string>()),
-                        Colour::kRed, M(best)).ok());
+  EXPECT_TRUE(
+      CheckMove(*ParsePosition(State()["board"]["position"].get<std::string>()),
+                Colour::kRed, M(best))
+          .ok());
   ASSERT_TRUE(Send({{"type", "goto"}, {"ply", 2}}).ok());
   const json at2 = WaitForAnalysis(2);
   EXPECT_EQ(at2["analysis"]["candidates"][0]["winrate"], 0.6);
@@ -335,15 +370,17 @@ TEST_F(BridgeTest, AnalysisFollowsThePositionShown) {
   EXPECT_EQ(graph[0]["ply"], 2);
   EXPECT_EQ(graph[1]["ply"], 4);
   ASSERT_TRUE(Send({{"type", "analysis"}, {"on", false}}).ok());
-  WaitForState([](const json& s) { return s["engines"][0]["state"] == "ready"; },
-               "analysis stopped");
+  WaitForState(
+      [](const json& s) { return s["engines"][0]["state"] == "ready"; },
+      "analysis stopped");
 }
 
 TEST_F(BridgeTest, RecordsAreLoadedAndShown) {
   Make({""});
   const std::string line =
       R"({"game":4,"set":1,"seats":{"red":"a","blue":"b"},"rules":"players=2 setup=fourstone stay=always wall-limit=unlimited breakers=0","opening":"d4 c3","moves":[{"colour":"blue","move":"e5","ms":12},{"colour":"red","move":"a1","ms":30}],"scores":{"red":0,"blue":0},"winner":"blue","winners":["blue"],"reason":"crash","loser":"red","detail":"killed","final":"players=2 setup=fourstone stay=always wall-limit=unlimited breakers=0 turn=red red=a1,b2,d4,f6 blue=f2,c3,e5,b6 red-walls= blue-walls="})";
-  ASSERT_TRUE(Send({{"type", "records"}, {"text", line + "\n\n" + line + "\n"}}).ok());
+  ASSERT_TRUE(
+      Send({{"type", "records"}, {"text", line + "\n\n" + line + "\n"}}).ok());
   json state = State();
   EXPECT_EQ(state["records"]["games"].size(), 2u);
   EXPECT_EQ(state["records"]["games"][0]["reason"], "crash");
@@ -365,8 +402,10 @@ TEST(GuiCliTest, OptionsAndErrors) {
   EXPECT_EQ(defaults->engines[0].name, "wallgo");
   EXPECT_EQ(defaults->engines[0].command, "'/opt/wallgo/bin/wallgo'");
   EXPECT_EQ(defaults->port, 8600);
-  const auto two = ParseGuiOptions(
-      {"--engine", "name=a:x --level 1", "--engine", "/bin/y", "--port", "0", "--open"}, "g");
+  const auto two =
+      ParseGuiOptions({"--engine", "name=a:x --level 1", "--engine", "/bin/y",
+                       "--port", "0", "--open"},
+                      "g");
   ASSERT_TRUE(two.ok());
   EXPECT_EQ(two->engines[1].name, "y");
   EXPECT_TRUE(two->open);
