@@ -166,7 +166,8 @@ def test_full_game(args):
     clicks only; the final score on the page is the engine's `score`."""
     gui = Gui(args, [wallgo(args)], args.shots)
     try:
-        print(f"page load {gui.load_s * 1000:.0f} ms")
+        print(f"page load: {gui.js('return window.wallgoMetrics.loadMs'):.0f} ms from navigation start to the "
+              f"first board drawn ({gui.load_s * 1000:.0f} ms around driver.get)")
         s = gui.state()
         check([x["kind"] for x in s["seats"]] == ["human", "engine"], "default seats: you red, wallgo blue")
         check(len(gui.css("[data-cell]")) >= 49, "every cell has data-cell")
@@ -319,8 +320,6 @@ def test_analysis(args):
         wait("the principal variation preview", lambda: gui.css(".pv-preview .pv-dot"), 5)
         time.sleep(0.6)
         gui.shot("analysis.png")
-        if args.docs_image:
-            gui.driver.save_screenshot(args.docs_image)
         for ply in (5, 4):
             before = gui.version()
             gui.click("[data-nav=back]")
@@ -330,6 +329,11 @@ def test_analysis(args):
         graph = gui.state()["graph"]
         check({p["ply"] for p in graph} >= {4, 5, 6}, f"graph points {graph}")
         check(len(gui.css("#graph .graph-point")) >= 3, "graph points drawn")
+        ActionChains(gui.driver).move_to_element(gui.css("[data-candidate-row]")[0]).perform()
+        wait("the preview again", lambda: gui.css(".pv-preview .pv-dot"), 5)
+        gui.shot("analysis_review.png")
+        if args.docs_image:
+            gui.driver.save_screenshot(args.docs_image)
         gui.click("[data-analysis-toggle]")
         wait("analysis off", lambda: not gui.state()["analysis"]["on"], 5)
         wait("the engine idle", lambda: gui.state()["engines"][0]["state"] == "ready", 10)
