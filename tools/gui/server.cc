@@ -95,6 +95,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
  private:
   void Serve() {
+    // Browsers let any site open a WebSocket to 127.0.0.1: only this
+    // server's own page (same host and port as the request) may connect.
+    if (websocket::is_upgrade(request_) && !SameOrigin()) {
+      return Respond(http::status::forbidden,
+                     "cross-origin WebSocket refused\n");
+    }
     if (websocket::is_upgrade(request_) && request_.target() == "/ws") {
       std::make_shared<WsSession>(std::move(socket_), server_)
           ->Start(std::move(request_));
@@ -124,6 +130,28 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         response->body() = std::string(asset->body);
       }
     }
+    Send(response);
+  }
+
+  bool SameOrigin() const {
+    const auto origin = request_.find(http::field::origin);
+    if (origin == request_.end()) return true;  // not a browser
+    const std::string host(request_[http::field::host]);
+    const std::string value(origin->value());
+    return value == "http://" + host || value == "https://" + host;
+  }
+
+  void Respond(http::status status, const std::string& body) {
+    auto response = std::make_shared<http::response<http::string_body>>();
+    response->version(request_.version());
+    response->keep_alive(false);
+    response->result(status);
+    response->set(http::field::content_type, "text/plain");
+    response->body() = body;
+    Send(response);
+  }
+
+  void Send(std::shared_ptr<http::response<http::string_body>> response) {
     response->prepare_payload();
     http::async_write(
         socket_, *response,

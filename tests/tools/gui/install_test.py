@@ -20,6 +20,17 @@ import tempfile
 import urllib.request
 
 
+def handshake_status(port, origin):
+    """The HTTP status line of a WebSocket upgrade sent with `origin`."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: {origin}\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    line = s.recv(4096).split(b"\r\n")[0].decode()
+    s.close()
+    return line
+
+
 def websocket_first_message(port):
     """The first message on ws://127.0.0.1:PORT/ws (a minimal client)."""
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
@@ -67,6 +78,11 @@ def check_installed(bin_dir):
                 state = websocket_first_message(port)
                 if state["engines"][0]["state"] != "starting":
                     break
+            # Another site open in the same browser may not drive the engines.
+            refused = handshake_status(port, "http://evil.example")
+            assert " 403 " in refused, refused
+            allowed = handshake_status(port, f"http://127.0.0.1:{port}")
+            assert " 101 " in allowed, allowed
             engine = state["engines"][0]
             assert engine["name"] == "wallgo" and engine["state"] == "ready", engine
             with open(f"/proc/{engine['pid']}/cmdline", "rb") as f:
