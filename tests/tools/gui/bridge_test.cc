@@ -147,16 +147,23 @@ class BridgeTest : public ::testing::Test {
 
   json State() { return json::parse(bridge_->StateJson()); }
 
-  // Waits (up to 10 s) until the state satisfies `done`.
+  // Waits (up to 20 s) until the state satisfies `done`.
   template <typename Pred>
   json WaitForState(Pred done, const std::string& what) {
     const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        std::chrono::steady_clock::now() + std::chrono::seconds(20);
     for (;;) {
+      size_t seen;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        seen = messages_.size();
+      }
       const json state = State();
       if (done(state)) return state;
+      // A message published after `seen` is not missed: the size changed.
       std::unique_lock<std::mutex> lock(mutex_);
-      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) {
+      if (!changed_.wait_until(lock, deadline,
+                               [&] { return messages_.size() != seen; })) {
         ADD_FAILURE() << "timed out waiting for " << what
                       << "; state: " << state.dump();
         return state;
