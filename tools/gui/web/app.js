@@ -338,6 +338,7 @@ function boardSvgText() {
 }
 
 const actions = {
+  'set-seats': () => send({ type: 'seats', seats: seatsFromForm() }),
   undo: () => send({ type: 'undo' }),
   resign: () => send({ type: 'resign' }),
   pass: () => playToken('pass'),
@@ -408,14 +409,8 @@ function renderSeatRows() {
 }
 
 $('new-game').elements.players.addEventListener('change', renderSeatRows);
-$('new-game').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const form = event.target;
-  const players = Number(form.elements.players.value);
-  const rules = [`players=${players}`, `setup=${players > 2 ? 'empty' : form.elements.setup.value}`,
-    `stay=${form.elements.stay.value}`, `wall-limit=${form.elements['wall-limit'].value.trim() || 'unlimited'}`,
-    `breakers=${players > 2 ? form.elements.breakers.value : 0}`].join(' ');
-  const seats = [...$('seat-rows').querySelectorAll('.seat-row')].map((row) => {
+function seatsFromForm() {
+  return [...$('seat-rows').querySelectorAll('.seat-row')].map((row) => {
     const colour = row.dataset.seat;
     const choice = row.querySelector('select').value;
     if (choice === 'human') return { kind: 'human' };
@@ -430,7 +425,16 @@ $('new-game').addEventListener('submit', (event) => {
     if (clock && increment) seat.increment = Number(increment);
     return seat;
   });
-  send({ type: 'new', rules, seats });
+}
+
+$('new-game').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const players = Number(form.elements.players.value);
+  const rules = [`players=${players}`, `setup=${players > 2 ? 'empty' : form.elements.setup.value}`,
+    `stay=${form.elements.stay.value}`, `wall-limit=${form.elements['wall-limit'].value.trim() || 'unlimited'}`,
+    `breakers=${players > 2 ? form.elements.breakers.value : 0}`].join(' ');
+  send({ type: 'new', rules, seats: seatsFromForm() });
 });
 
 // For automation and the browser tests: the last state and the socket.
