@@ -57,8 +57,11 @@ std::optional<Candidate> ParseInfoLine(const std::string& line) {
   bool have_move = false;
   for (size_t i = 1; i < words.size(); ++i) {
     const std::string& key = words[i];
-    if (key == "pv") {
-      c.pv.assign(words.begin() + i + 1, words.end());
+    if (key == "pv") {  // moves only: the line goes to a web page
+      for (size_t j = i + 1; j < words.size() && ParseMove(words[j]).ok();
+           ++j) {
+        c.pv.push_back(words[j]);
+      }
       break;
     }
     if (i + 1 >= words.size()) return std::nullopt;

@@ -110,6 +110,9 @@ TEST(InfoLineTest, ParsesCandidatesAndRefusesOtherLines) {
   EXPECT_EQ(c->pv, (std::vector<std::string>{"a1c1n", "e5f5n"}));
   EXPECT_TRUE(
       ParseInfoLine("info move d4 visits 3 lcb 0.1 winrate 0.5").has_value());
+  // A principal variation stops at the first word that is not a move.
+  EXPECT_EQ(ParseInfoLine("info move d4 visits 3 pv d4 <script> c3")->pv,
+            std::vector<std::string>{"d4"});
   EXPECT_FALSE(ParseInfoLine("info visits 3 winrate 0.5").has_value());
   EXPECT_FALSE(ParseInfoLine("info move zz9 visits 3").has_value());
   EXPECT_FALSE(ParseInfoLine("info move d4 visits many").has_value());

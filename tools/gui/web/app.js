@@ -134,7 +134,7 @@ function renderStatus() {
     const walls = b.wallsLeft[c] < 0 ? '∞' : b.wallsLeft[c];
     const breakers = c in b.breakersLeft ? ` · breakers ${b.breakersLeft[c]}` : '';
     const seat = seatOf(c);
-    const who = seat.kind === 'engine' ? seat.engine : 'human';
+    const who = seat.kind === 'engine' ? escapeHtml(seat.engine) : 'human';
     const clock = seat.clockLeft !== undefined
       ? ` <span class="clock" data-clock="${c}">clock ${formatClock(seat.clockLeft)}</span>` : '';
     return `<div class="score-row${c === b.turn && b.phase !== 'finished' ? ' to-move' : ''}" data-score="${c}">
@@ -178,7 +178,7 @@ function renderEngines() {
     li.dataset.engine = e.name;
     li.dataset.state = e.state;
     li.className = `engine engine-${e.state}`;
-    li.innerHTML = `<b>${e.name}</b> <span class="engine-state">${e.state}</span>` +
+    li.innerHTML = `<b>${escapeHtml(e.name)}</b> <span class="engine-state">${e.state}</span>` +
       (e.pid ? ` <small data-pid="${e.pid}">pid ${e.pid}</small>` : '') +
       (e.detail ? `<div class="engine-detail">${escapeHtml(e.detail)}</div>` : '');
     const restart = document.createElement('button');
@@ -205,7 +205,7 @@ function renderAnalysis() {
     for (const c of a.candidates.slice(0, 8)) {
       const tr = document.createElement('tr');
       tr.dataset.candidateRow = c.move;
-      tr.innerHTML = `<td>${c.move}</td><td>${(c.winrate * 100).toFixed(1)}%</td><td>${c.score >= 0 ? '+' : ''}${c.score.toFixed(1)}</td><td>${c.visits}</td><td class="pv">${c.pv.slice(0, 6).join(' ')}</td>`;
+      tr.innerHTML = `<td>${escapeHtml(c.move)}</td><td>${(c.winrate * 100).toFixed(1)}%</td><td>${c.score >= 0 ? '+' : ''}${c.score.toFixed(1)}</td><td>${c.visits}</td><td class="pv">${escapeHtml(c.pv.slice(0, 6).join(' '))}</td>`;
       tr.onmouseenter = () => { preview = c.pv; renderBoard(); };
       tr.onmouseleave = () => { preview = null; renderBoard(); };
       tr.onclick = () => { if (inputEnabled()) playToken(c.move); };
@@ -242,7 +242,7 @@ function renderRecords() {
 }
 
 function escapeHtml(text) {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 }
 
 function playToken(token) {
@@ -388,7 +388,7 @@ function renderSeatRows() {
     const current = state.seats[i];
     const chosen = previous[i] ?? (current ? (current.kind === 'engine' ? `engine:${current.engine}` : 'human') : 'human');
     const options = ['<option value="human">human</option>',
-      ...state.engines.map((e) => `<option value="engine:${e.name}">engine: ${e.name}</option>`)].join('');
+      ...state.engines.map((e) => `<option value="engine:${escapeHtml(e.name)}">engine: ${escapeHtml(e.name)}</option>`)].join('');
     row.innerHTML = `<span class="swatch fill-${colour}">${LETTERS[colour]}</span> ${colour}
       <select name="seat-${colour}">${options}</select>
       <label>level <input name="level-${colour}" type="number" min="1" max="10" placeholder="—" size="3"></label>
