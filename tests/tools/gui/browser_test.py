@@ -22,6 +22,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support.ui import Select
 
@@ -93,11 +94,25 @@ class Gui:
     def css(self, selector):
         return self.driver.find_elements(By.CSS_SELECTOR, selector)
 
+    def mouse(self, selector, click):
+        """Moves the mouse to the first match (a real pointer event at its
+        centre, as SVG elements need) and clicks it if asked. The page
+        redraws the board and tables on every message, so an element just
+        found may be gone: find it again."""
+        for _ in range(20):
+            try:
+                actions = ActionChains(self.driver).move_to_element(self.css(selector)[0])
+                (actions.click() if click else actions).perform()
+                return
+            except (StaleElementReferenceException, IndexError):
+                time.sleep(0.05)
+        raise Failure(f"nothing to {'click' if click else 'hover'} at {selector}")
+
     def click(self, selector):
-        elements = self.css(selector)
-        check(elements, f"nothing to click at {selector}")
-        # SVG elements: a real mouse click at the element's centre.
-        ActionChains(self.driver).move_to_element(elements[0]).click().perform()
+        self.mouse(selector, click=True)
+
+    def hover(self, selector):
+        self.mouse(selector, click=False)
 
     def shot(self, name):
         path = os.path.join(self.shots, name)
@@ -316,7 +331,7 @@ def test_analysis(args):
         gui.click("[data-analysis-toggle]")
         wait("candidates on the board", lambda: len(gui.css("svg .candidate")) >= 2, 20)
         wait("candidate rows", lambda: gui.css("[data-candidate-row]"), 5)
-        ActionChains(gui.driver).move_to_element(gui.css("[data-candidate-row]")[0]).perform()
+        gui.hover("[data-candidate-row]")
         wait("the principal variation preview", lambda: gui.css(".pv-preview .pv-dot"), 5)
         time.sleep(0.6)
         gui.shot("analysis.png")
@@ -329,7 +344,7 @@ def test_analysis(args):
         graph = gui.state()["graph"]
         check({p["ply"] for p in graph} >= {4, 5, 6}, f"graph points {graph}")
         check(len(gui.css("#graph .graph-point")) >= 3, "graph points drawn")
-        ActionChains(gui.driver).move_to_element(gui.css("[data-candidate-row]")[0]).perform()
+        gui.hover("[data-candidate-row]")
         wait("the preview again", lambda: gui.css(".pv-preview .pv-dot"), 5)
         gui.shot("analysis_review.png")
         if args.docs_image:
