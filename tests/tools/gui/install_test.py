@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.request
 
 
@@ -74,10 +75,12 @@ def check_installed(bin_dir):
             assert "data-position" in page and "app.js" in page, page[:200]
             script = opener.open(f"http://127.0.0.1:{port}/board.js", timeout=10).read().decode()
             assert "data-cell" in script
-            for _ in range(100):
+            deadline = time.time() + 30  # wallgo clears its hash table first
+            while True:
                 state = websocket_first_message(port)
-                if state["engines"][0]["state"] != "starting":
+                if state["engines"][0]["state"] != "starting" or time.time() > deadline:
                     break
+                time.sleep(0.1)
             # Another site open in the same browser may not drive the engines.
             refused = handshake_status(port, "http://evil.example")
             assert " 403 " in refused, refused
