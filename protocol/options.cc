@@ -56,6 +56,7 @@ void SetValue(search::SearchOptions& o, OptionId id, double value) {
       return;
     case OptionId::kMovetime:
       o.movetime_s = value;
+      o.movetime_set = true;  // the user's choice, even when it is the default
       return;
     case OptionId::kHash:
       o.hash_mb = static_cast<int>(value);

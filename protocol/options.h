@@ -27,7 +27,9 @@ struct OptionSpec {
 };
 
 // The engine's defaults: search::SearchOptions' defaults, except a move time
-// of 1 second, so that a plain `genmove` always ends on its own.
+// of 1 second, so that a plain `genmove` always ends on its own. That default
+// is not the user's choice (movetime_set stays false): a clock given by
+// time_settings/time_left replaces it. Setting movetime (even to 1) sets it.
 search::SearchOptions DefaultOptions();
 
 // Every option, in the order list_options prints them.

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <vector>
+
+#include "engine/movegen.h"
 
 #include "engine/zobrist.h"
 
@@ -10,9 +13,9 @@ namespace wallgo::search {
 namespace {
 
 // Share of the memory given to nodes (plus their table slots); the rest holds
-// edges. Measured: a search keeps 20-25 edges (24 bytes each) per node, as
-// most nodes are unexpanded leaves, so nodes take about a quarter.
-constexpr double kNodeShare = 0.25;
+// edges. With lazy edges a node holds its first chunk of 4 edges (24 bytes
+// each) and rarely more: measured (docs/search.md) about 5 edges a node.
+constexpr double kNodeShare = 0.5;
 constexpr size_t kSlotBytesPerNode = 4 * sizeof(uint32_t);  // <= 4 slots each
 
 }  // namespace
@@ -35,16 +38,17 @@ void Edge::MoveFrom(Edge& other) {
 }
 
 void Node::Init(uint64_t k, uint64_t c, int mover, const Value& value,
-                Proof p) {
+                Proof p, int moves) {
   key = k;
   check = c;
   eval = value;
   q.Store(value);
   weight.store(1, std::memory_order_relaxed);
-  edge_begin.store(0, std::memory_order_relaxed);
+  for (int i = 0; i < kNumChunks; ++i) chunk(i).store(0, std::memory_order_relaxed);
   num_edges.store(0, std::memory_order_relaxed);
   tried.store(0, std::memory_order_relaxed);
-  expand_state.store(ExpandState::kUnexpanded, std::memory_order_relaxed);
+  num_moves.store(static_cast<uint16_t>(moves), std::memory_order_relaxed);
+  growing.store(false, std::memory_order_relaxed);
   proof.store(p, std::memory_order_relaxed);
   to_move = static_cast<uint8_t>(mover);
   forward = 0;
@@ -52,18 +56,19 @@ void Node::Init(uint64_t k, uint64_t c, int mover, const Value& value,
 
 void Node::MoveFrom(Node& other) {
   Init(other.key, other.check, other.to_move, other.eval,
-       other.proof.load(std::memory_order_relaxed));
+       other.proof.load(std::memory_order_relaxed),
+       other.num_moves.load(std::memory_order_relaxed));
   q.Store(other.q.Load());
   weight.store(other.weight.load(std::memory_order_relaxed),
                std::memory_order_relaxed);
-  edge_begin.store(other.edge_begin.load(std::memory_order_relaxed),
+  for (int i = 0; i < kNumChunks; ++i) {
+    chunk(i).store(other.chunk(i).load(std::memory_order_relaxed),
                    std::memory_order_relaxed);
+  }
   num_edges.store(other.num_edges.load(std::memory_order_relaxed),
                   std::memory_order_relaxed);
   tried.store(other.tried.load(std::memory_order_relaxed),
               std::memory_order_relaxed);
-  expand_state.store(other.expand_state.load(std::memory_order_relaxed),
-                     std::memory_order_relaxed);
 }
 
 uint64_t PositionCheck(const Position& pos) {
@@ -156,63 +161,102 @@ int64_t Graph::AllocateEdges(int n) {
   return begin;
 }
 
-// Marks every node reachable from `root` (forward = 1), using the table's
-// slots as the depth-first stack: the table is rebuilt afterwards anyway,
-// and it has more slots than there are nodes. Returns the live count.
-size_t Graph::Mark(NodeId root) {
+void Graph::AttachChunk(Node& n, int chunk, int64_t begin, int edges) {
+  n.chunk(chunk).store(static_cast<uint32_t>(begin), std::memory_order_relaxed);
+  n.num_edges.store(static_cast<uint16_t>(edges), std::memory_order_release);
+}
+
+void Graph::AttachEdges(Node& n, int64_t begin, int count) {
+  n.num_moves.store(static_cast<uint16_t>(count), std::memory_order_relaxed);
+  for (int k = 0; k < kNumChunks && kChunkStart[k] < count; ++k) {
+    AttachChunk(n, k, begin + kChunkStart[k], count);
+  }
+  if (count == 0) n.num_edges.store(0, std::memory_order_release);
+}
+
+// Marks every node `root` reaches (forward = 1) through links kept at
+// `min_visits` (see Recycle), using the table's slots as the depth-first
+// stack: the table is rebuilt afterwards anyway, and it has more slots than
+// there are nodes.
+std::pair<int64_t, int64_t> Graph::Mark(NodeId root, int32_t min_visits) {
   uint32_t* stack = slots_.get();
-  size_t top = 0, live = 0;
+  size_t top = 0;
+  int64_t live = 0, edges = 0;
   nodes_[root].forward = 1;
   stack[top++] = root;
   while (top > 0) {
     Node& n = nodes_[stack[--top]];
     ++live;
-    if (n.expand_state.load(std::memory_order_relaxed) !=
-        ExpandState::kExpanded) {
-      continue;
-    }
-    Edge* e = edges(n);
-    for (int i = 0; i < n.num_edges.load(std::memory_order_relaxed); ++i) {
-      const NodeId child = e[i].child.load(std::memory_order_relaxed);
+    const int count = n.num_edges.load(std::memory_order_relaxed);
+    edges += count;
+    // The root's links are all kept: its edges count every playout.
+    const bool keep_all = &n == &nodes_[root] ||
+                          n.proof.load(std::memory_order_relaxed) != Proof::kNone;
+    for (int i = 0; i < count; ++i) {
+      const Edge& e = edge(n, i);
+      const NodeId child = e.child.load(std::memory_order_relaxed);
       if (child == kNoNode || nodes_[child].forward != 0) continue;
+      const bool kept =
+          keep_all || e.visits.load(std::memory_order_relaxed) >= min_visits ||
+          nodes_[child].proof.load(std::memory_order_relaxed) != Proof::kNone;
+      if (!kept) continue;
       nodes_[child].forward = 1;
       stack[top++] = child;
     }
   }
-  return live;
+  return {live, edges};
 }
 
-// Moves the edge blocks of live expanded nodes down, in address order so
-// that no block overwrites one not yet moved, and points edges at the
-// children's new ids.
+void Graph::Unmark() {
+  const int64_t used = UsedIds();
+  for (int64_t id = 1; id < used; ++id) nodes_[id].forward = 0;
+}
+
+// Moves the edge chunks of live nodes down, in address order so that no
+// chunk overwrites one not yet moved, and points edges at the children's new
+// ids (a child not kept leaves its edge without a child).
 void Graph::SlideEdgeBlocks() {
-  uint32_t* order = slots_.get();
-  size_t count = 0;
+  // (node id, chunk) pairs. Up to 3 per live node do not always fit in the
+  // table's slots, so this list is the one allocation outside the arenas:
+  // 8 bytes per live chunk (about 1.1 a node), freed before the search goes on.
+  std::vector<uint64_t> order;
   const int64_t used = UsedIds();
   for (int64_t id = 1; id < used; ++id) {
     const Node& n = nodes_[id];
-    if (n.forward != 0 && n.num_edges.load(std::memory_order_relaxed) > 0) {
-      order[count++] = static_cast<uint32_t>(id);
+    if (n.forward == 0) continue;
+    const int count = n.num_edges.load(std::memory_order_relaxed);
+    for (int k = 0; k < kNumChunks && kChunkStart[k] < count; ++k) {
+      order.push_back(static_cast<uint64_t>(id) << 2 | static_cast<uint64_t>(k));
     }
   }
-  std::sort(order, order + count, [this](uint32_t a, uint32_t b) {
-    return nodes_[a].edge_begin.load(std::memory_order_relaxed) <
-           nodes_[b].edge_begin.load(std::memory_order_relaxed);
+  auto begin_of = [this](uint64_t packed) {
+    return nodes_[packed >> 2].chunk(packed & 3).load(std::memory_order_relaxed);
+  };
+  std::sort(order.begin(), order.end(), [&begin_of](uint64_t a, uint64_t b) {
+    return begin_of(a) < begin_of(b);
   });
   int64_t next = 0;
-  for (size_t k = 0; k < count; ++k) {
-    Node& n = nodes_[order[k]];
-    const int64_t src = n.edge_begin.load(std::memory_order_relaxed);
-    const int num = n.num_edges.load(std::memory_order_relaxed);
+  for (const uint64_t packed : order) {
+    Node& n = nodes_[packed >> 2];
+    const int k = static_cast<int>(packed & 3);
+    const int64_t src = n.chunk(k).load(std::memory_order_relaxed);
+    const int num = std::min<int>(n.num_edges.load(std::memory_order_relaxed),
+                                  k + 1 < kNumChunks ? kChunkStart[k + 1]
+                                                     : MoveList::kCapacity) -
+                    kChunkStart[k];
     for (int i = 0; i < num; ++i) {
       Edge& to = edges_[next + i];
       if (next != src) to.MoveFrom(edges_[src + i]);
       const NodeId child = to.child.load(std::memory_order_relaxed);
-      if (child != kNoNode) {
-        to.child.store(nodes_[child].forward, std::memory_order_relaxed);
-      }
+      if (child == kNoNode) continue;
+      const NodeId moved = nodes_[child].forward;
+      to.child.store(moved, std::memory_order_relaxed);
+      // A dropped child takes its visits along: the parent's value, once
+      // refreshed, no longer counts them, and every later step relies on
+      // edge visits being what the value counts (tree_policy.h, AddVisit).
+      if (moved == kNoNode) to.visits.store(0, std::memory_order_relaxed);
     }
-    n.edge_begin.store(static_cast<uint32_t>(next), std::memory_order_relaxed);
+    n.chunk(k).store(static_cast<uint32_t>(next), std::memory_order_relaxed);
     next += num;
   }
   edges_used_.store(next, std::memory_order_relaxed);
@@ -238,9 +282,9 @@ void Graph::RebuildTable() {
   for (int64_t id = 1; id < used; ++id) Publish(static_cast<NodeId>(id));
 }
 
-NodeId Graph::Compact(NodeId root) {
-  Mark(root);
-  // Forwarding ids in arena order, so that every node moves down.
+// Gives the marked nodes new ids in arena order (so that every node moves
+// down), then moves nodes and edges; returns root's new id.
+NodeId Graph::Relocate(NodeId root) {
   const int64_t used = UsedIds();
   NodeId next = 1;
   for (int64_t id = 1; id < used; ++id) {
@@ -249,8 +293,83 @@ NodeId Graph::Compact(NodeId root) {
   const NodeId new_root = nodes_[root].forward;
   SlideEdgeBlocks();
   SlideNodes();
+  return new_root;
+}
+
+NodeId Graph::Compact(NodeId root) {
+  Mark(root, 0);
+  const NodeId new_root = Relocate(root);
   RebuildTable();
   return new_root;
+}
+
+RecycleReport Graph::Recycle(NodeId root, double keep_share,
+                             const std::function<void(Node&)>& refresh) {
+  RecycleReport report;
+  const GraphStats before = Stats();
+  report.nodes_before = before.nodes;
+  report.edges_before = before.edges;
+  const auto node_room = static_cast<int64_t>(keep_share * (node_capacity_ - 1));
+  const auto edge_room = static_cast<int64_t>(keep_share * edge_capacity_);
+  auto fits = [&](int32_t min_visits) {
+    const auto [live, edges] = Mark(root, min_visits);
+    Unmark();
+    return live <= node_room && edges <= edge_room;
+  };
+  // The smallest threshold that fits: doubling, then halving the gap (a
+  // pass costs about 20 ns a node kept).
+  int32_t fit = 0;
+  while (!fits(fit) && fit < (1 << 30)) fit = std::max(1, 2 * fit);
+  for (int32_t too_few = fit / 2; fit - too_few > 1;) {
+    const int32_t mid = too_few + (fit - too_few) / 2;
+    (fits(mid) ? fit : too_few) = mid;
+  }
+  report.min_visits = fit;
+  // At worst (a root alone that does not fit) the root is kept with its
+  // own links only.
+  Mark(root, fit);
+  report.root = Relocate(root);
+  RefreshBottomUp(report.root, refresh);
+  RebuildTable();
+  const GraphStats after = Stats();
+  report.nodes_after = after.nodes;
+  report.edges_after = after.edges;
+  return report;
+}
+
+// Calls `refresh` on every node `root` reaches, children first (the graph
+// is acyclic: every turn builds a wall or spends a breaker), with an
+// explicit stack of (node, next edge) pairs in the table's slots, which
+// hold at least twice as many entries as there are nodes. `forward` marks
+// the nodes done.
+void Graph::RefreshBottomUp(NodeId root,
+                            const std::function<void(Node&)>& refresh) {
+  uint32_t* stack = slots_.get();
+  size_t top = 0;
+  stack[top++] = root;
+  stack[top++] = 0;
+  nodes_[root].forward = 1;
+  while (top > 0) {
+    const NodeId id = stack[top - 2];
+    uint32_t& next = stack[top - 1];
+    Node& n = nodes_[id];
+    const int count = n.num_edges.load(std::memory_order_relaxed);
+    bool descended = false;
+    while (static_cast<int>(next) < count) {
+      const NodeId child = edge(n, static_cast<int>(next++)).child.load(
+          std::memory_order_relaxed);
+      if (child == kNoNode || nodes_[child].forward != 0) continue;
+      nodes_[child].forward = 1;
+      stack[top++] = child;
+      stack[top++] = 0;
+      descended = true;
+      break;
+    }
+    if (descended) continue;
+    refresh(n);
+    top -= 2;
+  }
+  Unmark();
 }
 
 void Graph::Clear() {

@@ -3,12 +3,17 @@
 // option. Positions reached by different move orders share one node; visit
 // counts live on edges (KataGo's GraphSearch.md).
 //
+// Edges are allocated lazily, in prior order: a node gets its first
+// 4 edges when it is expanded and the next chunk only once all it has
+// were tried (KataGo and the Amazons programs allocate edges for the
+// moves the search reaches, in policy order). Chunks never move during a
+// search, so a thread may read a node's edges while another adds a chunk.
+//
 // Concurrency: any number of search threads may call Find, Create and
 // AllocateEdges at once. A node is published in the table only after its
 // key, check and evaluation are written (release CAS, acquire loads); a
-// node's edges are published by storing `num_edges` (release) after they are
-// built. Nodes are never freed during a search. Compact and Clear must run
-// with no search thread alive.
+// chunk is published by storing `num_edges` (release) after it is built. Compact, Recycle and Clear must run with no search thread
+// touching the graph.
 #pragma once
 
 #include <algorithm>
@@ -16,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <new>
 #include <type_traits>
 
@@ -34,7 +40,19 @@ enum class Proof : uint8_t {
   kExact,    // the whole value is exact (finished game, or all children)
 };
 
-enum class ExpandState : uint8_t { kUnexpanded, kExpanding, kExpanded };
+// A node's edges come in three chunks: [0, 4), [4, 20) and [20, moves).
+// Most nodes are tried once or twice, so the first chunk is small; the few
+// that are searched widely take all their moves at the third.
+inline constexpr int kNumChunks = 3;
+inline constexpr int kChunkStart[kNumChunks] = {0, 4, 20};
+inline int ChunkOf(int edge_index) {
+  return edge_index < kChunkStart[1] ? 0 : edge_index < kChunkStart[2] ? 1 : 2;
+}
+// Edges in chunk `chunk` of a node with `moves` legal moves.
+inline int ChunkSize(int chunk, int moves) {
+  const int end = chunk + 1 < kNumChunks ? kChunkStart[chunk + 1] : moves;
+  return std::max(0, std::min(end, moves) - kChunkStart[chunk]);
+}
 
 struct Edge {
   Move move;
@@ -55,27 +73,43 @@ struct Edge {
 // Read-mostly fields fill the first cache line; the value, which every
 // playout through the node rewrites, has the second to itself, so that
 // threads reading a node's edges do not keep losing its line to each other.
+// A node gets its first chunk of edges when a playout passes it the second
+// time (or at creation, with MctsConfig::expand_at_creation).
 struct alignas(64) Node {
   uint64_t key = 0;
   uint64_t check = 0;  // an independent fingerprint: collisions are detected
   Value eval;          // U(n): the leaf evaluation, fixed at creation
-  std::atomic<uint32_t> edge_begin{0};
-  std::atomic<uint16_t> num_edges{0};  // published last
-  // Edges [0, tried) have been chosen at least once. The rest have no child
-  // and no visit, and are sorted so that the first of them scores best
-  // (tree_policy.h): selection and backup never need to read past it.
+  std::atomic<uint32_t> chunk0{0};     // index of the first chunk's edges
+  std::atomic<uint16_t> num_edges{0};  // edges allocated; published last
+  // Edges [0, tried) have been chosen at least once (or were, before a
+  // recycling dropped their child). The rest have no child and no visit,
+  // and are sorted so that the first of them scores best (tree_policy.h):
+  // selection and backup never need to read past it.
   std::atomic<uint16_t> tried{0};
-  std::atomic<ExpandState> expand_state{ExpandState::kUnexpanded};
+  // Legal moves (edges once all chunks are in), known once the first chunk
+  // is built; a node without edges that is not finished is unexpanded.
+  std::atomic<uint16_t> num_moves{0};
+  std::atomic<bool> growing{false};    // a thread is adding a chunk
   std::atomic<Proof> proof{Proof::kNone};
   uint8_t to_move = 0;
-  uint32_t forward = 0;       // compaction scratch: new id of a live node
   alignas(64) AtomicValue q;  // recomputed from the children (or the proof)
   // 1 + the visits of the edges as q last counted them (the weight of q).
   std::atomic<int32_t> weight{1};
+  std::atomic<uint32_t> chunk1{0}, chunk2{0};  // the later chunks' edges
+  uint32_t forward = 0;  // compaction scratch: new id of a live node
 
-  void Init(uint64_t k, uint64_t c, int mover, const Value& value, Proof p);
+  std::atomic<uint32_t>& chunk(int k) {
+    return k == 0 ? chunk0 : k == 1 ? chunk1 : chunk2;
+  }
+  const std::atomic<uint32_t>& chunk(int k) const {
+    return k == 0 ? chunk0 : k == 1 ? chunk1 : chunk2;
+  }
+
+  void Init(uint64_t k, uint64_t c, int mover, const Value& value, Proof p,
+            int moves = 0);
   void MoveFrom(Node& other);
 };
+static_assert(sizeof(Node) == 128, "a node takes two cache lines");
 
 // A second 64-bit key of a position, built from its raw parts with a
 // different mixing than the Zobrist key, so that two positions sharing a
@@ -89,6 +123,14 @@ struct GraphStats {
   int64_t edge_capacity = 0;
   int64_t bytes = 0;           // memory held by arenas and table
   int64_t key_collisions = 0;  // same key, different check, seen so far
+};
+
+// What a recycling kept.
+struct RecycleReport {
+  NodeId root = kNoNode;  // the root's new id
+  int64_t nodes_before = 0, nodes_after = 0;
+  int64_t edges_before = 0, edges_after = 0;
+  int32_t min_visits = 1;  // links through fewer edge visits were dropped
 };
 
 // Room for `count` T's taken as zero pages from the system (calloc), so
@@ -141,17 +183,37 @@ class Graph {
   // Reserves `n` consecutive edges; returns their first index, or -1 when
   // the edge arena is full.
   int64_t AllocateEdges(int n);
+  // Makes the edges at `begin` chunk `chunk` of `n` and publishes n's first
+  // `edges` edges (release): the caller has initialised them.
+  void AttachChunk(Node& n, int chunk, int64_t begin, int edges);
+  // Attaches `count` consecutive edges at `begin` as n's chunks, and all
+  // its moves, for nodes built by hand (tests): edges already initialised.
+  void AttachEdges(Node& n, int64_t begin, int count);
 
   Node& node(NodeId id) { return nodes_[id]; }
   const Node& node(NodeId id) const { return nodes_[id]; }
-  Edge* edges(const Node& n) {
-    return &edges_[n.edge_begin.load(std::memory_order_relaxed)];
+  // Edge `i` of `n` (i < n.num_edges).
+  Edge& edge(const Node& n, int i) {
+    const int k = ChunkOf(i);
+    return edges_[n.chunk(k).load(std::memory_order_relaxed) + i -
+                  kChunkStart[k]];
   }
   Edge& edge(int64_t index) { return edges_[index]; }
 
   // Keeps only the nodes reachable from `root` and returns root's new id;
   // the rest is reclaimed (mark, then slide nodes and edge blocks down).
   NodeId Compact(NodeId root);
+  // Frees the least useful part of the graph so that at most `keep_share`
+  // of either arena stays in use: what `root` does not reach, then the
+  // children linked only through edges with fewer than T visits, T the
+  // smallest power of two that fits (the root's links, and links into or
+  // out of proven nodes, are always kept). An edge whose child is dropped
+  // loses its visits too (it keeps its move, prior and last utility), and
+  // `refresh` is then called on every kept node, children before parents,
+  // to recompute its value from what it still links to: every kept value
+  // weighs exactly the visits of its edges again.
+  RecycleReport Recycle(NodeId root, double keep_share,
+                        const std::function<void(Node&)>& refresh);
   void Clear();
   GraphStats Stats() const;
 
@@ -173,9 +235,14 @@ class Graph {
   }
   size_t SlotOf(uint64_t key) const { return (key >> 17) & slot_mask_; }
   uint32_t LoadSlot(size_t i) const;
-  size_t Mark(NodeId root);
+  // Marks (forward = 1) what `root` reaches through links kept at
+  // `min_visits`; returns the nodes and edges marked.
+  std::pair<int64_t, int64_t> Mark(NodeId root, int32_t min_visits);
+  void Unmark();
+  NodeId Relocate(NodeId root);
   void SlideEdgeBlocks();
   void SlideNodes();
+  void RefreshBottomUp(NodeId root, const std::function<void(Node&)>& refresh);
   void RebuildTable();
 
   int64_t node_capacity_ = 0;

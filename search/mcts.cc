@@ -1,10 +1,14 @@
 #include "search/mcts.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <limits>
+#include <mutex>
 #include <random>
+#include <span>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -29,26 +33,78 @@ double Seconds(SteadyClock::time_point since) {
   return std::chrono::duration<double>(SteadyClock::now() - since).count();
 }
 
-Value ValueOf(const Evaluation& ev, int players) {
-  Value v;
-  for (int p = 0; p < players; ++p) {
-    v.win[p] = ev.win[p];
-    v.margin[p] = ScoreMargin(ev.score, players, ColourAt(p));
-  }
-  return v;
-}
-
 // Counters each thread updates on its own cache line (summed when read), so
 // that threads do not fight over one line every playout.
 struct alignas(64) ThreadCounters {
   std::atomic<int64_t> completed{0};  // playouts
   std::atomic<int64_t> visited{0};    // nodes passed by them
+  std::atomic<int64_t> abandoned{0};  // playouts that found the graph full
 };
 
 struct ThreadState {
-  std::mt19937_64 rng;
   NodeId spare = kNoNode;  // allocated but not published (lost a race)
   std::vector<PathStep> path;
+  std::array<float, MoveList::kCapacity> priors;
+  std::array<int, MoveList::kCapacity> order;
+};
+
+// Lets one search thread have the graph to itself between playouts (to
+// recycle it) while the others wait, and the main thread read it safely.
+class Gate {
+ public:
+  explicit Gate(int threads) : active_(threads) {}
+
+  // Called between playouts: waits while another thread works alone. True
+  // when it waited (node ids may have moved meanwhile).
+  bool Pass() {
+    if (!closed_.load(std::memory_order_acquire)) return false;
+    std::unique_lock lock(mutex_);
+    return WaitLocked(lock);
+  }
+
+  // Runs `work` while every other search thread waits in Pass (or has
+  // left). When another thread is already doing so, waits for it instead
+  // and returns false.
+  template <typename Work>
+  bool RunAlone(Work&& work) {
+    std::unique_lock lock(mutex_);
+    if (closed_.load(std::memory_order_relaxed)) {
+      WaitLocked(lock);
+      return false;
+    }
+    closed_.store(true, std::memory_order_relaxed);
+    cv_.wait(lock, [this] { return waiting_ == active_ - 1; });
+    work();
+    closed_.store(false, std::memory_order_release);
+    ++generation_;
+    cv_.notify_all();
+    return true;
+  }
+
+  // A search thread is done for good.
+  void Leave() {
+    std::lock_guard lock(mutex_);
+    --active_;
+    cv_.notify_all();
+  }
+
+ private:
+  bool WaitLocked(std::unique_lock<std::mutex>& lock) {
+    if (!closed_.load(std::memory_order_relaxed)) return false;
+    const uint64_t generation = generation_;
+    ++waiting_;
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return generation_ != generation; });
+    --waiting_;
+    return true;
+  }
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::atomic<bool> closed_{false};
+  int active_;  // the rest guarded by mutex_
+  int waiting_ = 0;
+  uint64_t generation_ = 0;
 };
 
 }  // namespace
@@ -56,29 +112,34 @@ struct ThreadState {
 // One search: the shared state of its threads.
 class MctsSearcher::Run {
  public:
-  Run(Graph& graph, const MctsConfig& config, const Position& root_pos,
-      int64_t visit_limit, int threads)
+  Run(Graph& graph, const MctsConfig& config, const Evaluator& evaluator,
+      const Position& root_pos, int64_t visit_limit, int threads)
       : graph_(graph),
         config_(config),
+        evaluator_(evaluator),
         root_pos_(root_pos),
         players_(root_pos.num_players()),
         visit_limit_(visit_limit),
+        gate_(std::max(1, threads)),
         counters_(std::max(1, threads)) {}
 
-  // Finds or creates the root node and expands it; false when the memory
-  // cannot even hold that.
+  // Finds or creates the root node; false when the memory cannot even hold
+  // that.
   bool PrepareRoot(ThreadState& t) {
     bool fresh = false;
-    root_ = FindOrCreate(root_pos_, t, &fresh);
-    return root_ != kNoNode && Expand(root_, root_pos_, t);
+    root_.store(FindOrCreate(root_pos_, t, &fresh), std::memory_order_relaxed);
+    if (root() == kNoNode) return false;
+    Node& n = graph_.node(root());
+    return n.proof.load(std::memory_order_relaxed) == Proof::kExact ||
+           Grow(n, root_pos_, t);
   }
 
-  void Work(int thread, uint64_t seed) {
+  void Work(int thread) {
     ThreadCounters& counters = counters_[thread];
     ThreadState t;
-    t.rng.seed(seed);
     t.path.reserve(kMaxDepth);
     while (!done_.load(std::memory_order_relaxed)) {
+      if (gate_.Pass()) t.spare = kNoNode;  // ids moved under a recycling
       // Only a playout budget needs the shared count (every thread bumping
       // one line each playout costs them both).
       if (visit_limit_ != kUnlimited &&
@@ -86,39 +147,93 @@ class MctsSearcher::Run {
         done_.store(true, std::memory_order_relaxed);
         break;
       }
-      Playout(t);
+      if (!Playout(t)) {
+        // The graph is full: nothing was counted. Free room and go on.
+        if (visit_limit_ != kUnlimited) {
+          started_.fetch_sub(1, std::memory_order_relaxed);
+        }
+        counters.abandoned.fetch_add(1, std::memory_order_relaxed);
+        gate_.RunAlone([this] { Recycle(); });
+        t.spare = kNoNode;
+        continue;
+      }
       counters.completed.fetch_add(1, std::memory_order_relaxed);
       counters.visited.fetch_add(static_cast<int64_t>(t.path.size()) + 1,
                                  std::memory_order_relaxed);
       if (RootProof() == Proof::kExact) done_.store(true);
     }
+    gate_.Leave();
   }
 
   void Finish() { done_.store(true); }
   bool done() const { return done_.load(std::memory_order_relaxed); }
-  int64_t completed() const {
-    int64_t sum = 0;
-    for (const ThreadCounters& c : counters_) {
-      sum += c.completed.load(std::memory_order_relaxed);
-    }
-    return sum;
-  }
-  int64_t visited() const {
-    int64_t sum = 0;
-    for (const ThreadCounters& c : counters_) {
-      sum += c.visited.load(std::memory_order_relaxed);
-    }
-    return sum;
+  int64_t completed() const { return Sum(&ThreadCounters::completed); }
+  int64_t visited() const { return Sum(&ThreadCounters::visited); }
+  int64_t abandoned() const { return Sum(&ThreadCounters::abandoned); }
+  int64_t recycles() const {
+    return recycles_.load(std::memory_order_relaxed);
   }
   Proof RootProof() const {
-    return graph_.node(root_).proof.load(std::memory_order_acquire);
+    return graph_.node(root()).proof.load(std::memory_order_acquire);
   }
-  NodeId root() const { return root_; }
+  NodeId root() const { return root_.load(std::memory_order_relaxed); }
+
+  // What the search knows now; safe from the main thread at any time.
+  SearchInfo Info(int max_candidates, double elapsed_s) {
+    std::lock_guard lock(readers_);
+    SearchInfo info;
+    const std::vector<int> order = RankedRootEdges();
+    Node& root = graph_.node(this->root());
+    for (int i : order) {
+      const bool shown =
+          graph_.edge(root, i).visits.load(std::memory_order_relaxed) > 0 ||
+          info.candidates.empty();
+      if (!shown || static_cast<int>(info.candidates.size()) >= max_candidates)
+        break;
+      info.candidates.push_back(MakeCandidate(i));
+    }
+    info.total_visits = completed();
+    info.nodes = graph_.Stats().nodes;
+    info.elapsed_s = elapsed_s;
+    return info;
+  }
+
+  // True when the two best moves are close enough that more time helps.
+  bool Unclear() {
+    std::lock_guard lock(readers_);
+    const std::vector<int> order = RankedRootEdges();
+    if (order.size() < 2 || RootProof() != Proof::kNone) return false;
+    const auto [best, second] = TopTwoVisits(order);
+    return second * 2 > best;
+  }
+  // True when the best move leads the second by far.
+  bool Obvious() {
+    std::lock_guard lock(readers_);
+    const std::vector<int> order = RankedRootEdges();
+    if (order.size() < 2) return true;
+    const auto [best, second] = TopTwoVisits(order);
+    return best > 100 && best > 5 * second;
+  }
+
+ private:
+  int64_t Sum(std::atomic<int64_t> ThreadCounters::*field) const {
+    int64_t sum = 0;
+    for (const ThreadCounters& c : counters_) {
+      sum += (c.*field).load(std::memory_order_relaxed);
+    }
+    return sum;
+  }
+
+  std::pair<int64_t, int64_t> TopTwoVisits(const std::vector<int>& order) {
+    Node& root = graph_.node(this->root());
+    return {graph_.edge(root, order[0]).visits.load(std::memory_order_relaxed),
+            graph_.edge(root, order[1]).visits.load(std::memory_order_relaxed)};
+  }
 
   // Root edges, best first: proven wins for the mover (biggest margin
   // first), then by visits and value, proven losses last.
   std::vector<int> RankedRootEdges() {
-    Node& root = graph_.node(root_);
+    Node& root = graph_.node(this->root());
     const int n = root.num_edges.load(std::memory_order_acquire);
     std::vector<int> order(n);
     std::vector<std::tuple<int, int64_t, float>> keys(n);
@@ -132,8 +247,8 @@ class MctsSearcher::Run {
   }
 
   Candidate MakeCandidate(int edge_index) {
-    Node& root = graph_.node(root_);
-    Edge& e = graph_.edges(root)[edge_index];
+    Node& root = graph_.node(this->root());
+    Edge& e = graph_.edge(root, edge_index);
     Candidate c;
     c.move = e.move;
     c.visits = e.visits.load(std::memory_order_relaxed);
@@ -145,55 +260,16 @@ class MctsSearcher::Run {
     for (NodeId id = child; id != kNoNode && c.pv.size() < kMaxPv;) {
       const int best = MostVisitedEdge(graph_.node(id));
       if (best < 0) break;
-      Edge& next = graph_.edges(graph_.node(id))[best];
+      Edge& next = graph_.edge(graph_.node(id), best);
       c.pv.push_back(next.move);
       id = next.child.load(std::memory_order_acquire);
     }
     return c;
   }
 
-  SearchInfo Info(int max_candidates, double elapsed_s) {
-    SearchInfo info;
-    const std::vector<int> order = RankedRootEdges();
-    Node& root = graph_.node(root_);
-    for (int i : order) {
-      Edge& e = graph_.edges(root)[i];
-      const bool shown = e.visits.load(std::memory_order_relaxed) > 0 ||
-                         info.candidates.empty();
-      if (!shown || static_cast<int>(info.candidates.size()) >= max_candidates)
-        break;
-      info.candidates.push_back(MakeCandidate(i));
-    }
-    info.total_visits = completed();
-    info.nodes = graph_.Stats().nodes;
-    info.elapsed_s = elapsed_s;
-    return info;
-  }
-
-  // True when the two best moves are close enough that more time helps.
-  bool Unclear() {
-    const std::vector<int> order = RankedRootEdges();
-    if (order.size() < 2 || RootProof() != Proof::kNone) return false;
-    Node& root = graph_.node(root_);
-    Edge* e = graph_.edges(root);
-    const int64_t best = e[order[0]].visits.load(std::memory_order_relaxed);
-    const int64_t second = e[order[1]].visits.load(std::memory_order_relaxed);
-    return second * 2 > best;
-  }
-  // True when the best move leads the second by far.
-  bool Obvious() {
-    const std::vector<int> order = RankedRootEdges();
-    if (order.size() < 2) return true;
-    Edge* e = graph_.edges(graph_.node(root_));
-    const int64_t best = e[order[0]].visits.load(std::memory_order_relaxed);
-    const int64_t second = e[order[1]].visits.load(std::memory_order_relaxed);
-    return best > 100 && best > 5 * second;
-  }
-
- private:
   std::tuple<int, int64_t, float> RankKey(Node& parent, int i) {
     const int p = parent.to_move;
-    Edge& e = graph_.edges(parent)[i];
+    Edge& e = graph_.edge(parent, i);
     const int64_t visits = e.visits.load(std::memory_order_relaxed);
     const NodeId child = e.child.load(std::memory_order_acquire);
     if (child == kNoNode) return {1, visits, e.prior};
@@ -209,118 +285,153 @@ class MctsSearcher::Run {
   }
 
   int MostVisitedEdge(Node& n) {
-    if (n.expand_state.load(std::memory_order_acquire) !=
-        ExpandState::kExpanded) {
-      return -1;
-    }
-    Edge* e = graph_.edges(n);
     int best = -1;
     int32_t best_visits = 0;
-    for (int i = 0; i < n.num_edges.load(std::memory_order_relaxed); ++i) {
-      const int32_t v = e[i].visits.load(std::memory_order_relaxed);
+    for (int i = 0; i < n.num_edges.load(std::memory_order_acquire); ++i) {
+      const int32_t v =
+          graph_.edge(n, i).visits.load(std::memory_order_relaxed);
       if (v > best_visits) best = i, best_visits = v;
     }
     return best;
   }
 
-  Value LeafValue(const Position& pos, ThreadState& t) {
-    if (config_.playout_moves <= 0) return ValueOf(Evaluate(pos), players_);
-    Position p = pos;
-    MoveList moves;
-    for (int i = 0; i < config_.playout_moves; ++i) {
-      GenerateMoves(p, moves);
-      if (moves.empty()) break;
-      p.Play(moves[std::uniform_int_distribution<int>(
-          0, moves.size() - 1)(t.rng)]);
-    }
-    return ValueOf(Evaluate(p), players_);
+  // The evaluation of a new leaf, the one place a playout evaluates one:
+  // its value, and (when `moves` is not empty) priors for its legal moves,
+  // into t.priors.
+  Value EvaluateLeaf(const Position& pos, const MoveList& moves,
+                     ThreadState& t) {
+    return evaluator_.Evaluate(
+        pos, std::span<const Move>(moves.begin(), moves.size()),
+        std::span<float>(t.priors.data(), moves.size()));
   }
 
-  // The node of `pos`, created (evaluated and published) when new.
+  // t.order[0, count): move indices by prior, highest first and ties by
+  // index, so that the ranking is the same every time; only the first
+  // `needed` are put in order.
+  void RankByPrior(int count, int needed, ThreadState& t) {
+    for (int i = 0; i < count; ++i) t.order[i] = i;
+    std::partial_sort(t.order.begin(), t.order.begin() + needed,
+                      t.order.begin() + count, [&t](int a, int b) {
+                        return t.priors[a] > t.priors[b] ||
+                               (t.priors[a] == t.priors[b] && a < b);
+                      });
+  }
+
+  // Builds n's next chunk of edges (the first: expansion) from the moves
+  // ranked by prior, skipping moves that already have an edge (so that
+  // even an evaluator whose priors vary a little never gives a move two
+  // edges), and publishes it. The graph keeps no priors for moves without
+  // an edge, so they are asked again. False when the edge arena is full.
+  // Out of line so that a profile shows the share of expansion.
+  [[gnu::noinline]] bool AddChunk(Node& n, const Position& pos, int allocated,
+                                  ThreadState& t,
+                                  const MoveList* known_moves = nullptr) {
+    MoveList generated;
+    if (known_moves == nullptr) {
+      GenerateMoves(pos, generated);
+      EvaluateLeaf(pos, generated, t);  // the priors (value unused)
+    }
+    const MoveList& moves = known_moves ? *known_moves : generated;
+    if (allocated == 0) {
+      n.num_moves.store(static_cast<uint16_t>(moves.size()),
+                        std::memory_order_relaxed);
+    }
+    const int chunk = ChunkOf(allocated);
+    const int size = ChunkSize(chunk, moves.size());
+    // At most `allocated` of the ranked moves are skipped, so the first
+    // allocated + size hold all that this chunk takes.
+    RankByPrior(moves.size(), allocated + size, t);
+    const int64_t begin = graph_.AllocateEdges(size);
+    if (begin < 0) return false;
+    // First play urgency (MctsConfig::fpu_prior_scale), relative to the
+    // node's best prior: its first edge's, or the best of these moves.
+    const float best_prior = std::max(
+        allocated > 0 ? graph_.edge(n, 0).prior : t.priors[t.order[0]],
+        std::numeric_limits<float>::min());
+    const float base = n.eval.Utility(n.to_move) -
+                       static_cast<float>(config_.fpu_reduction);
+    int k = 0;
+    for (int r = 0; r < moves.size() && k < size; ++r) {
+      const int i = t.order[r];
+      bool has_edge = false;
+      for (int j = 0; j < allocated && !has_edge; ++j) {
+        has_edge = graph_.edge(n, j).move == moves[i];
+      }
+      if (has_edge) continue;
+      const float odds = std::max(t.priors[i], 1e-30f) / best_prior;
+      const float fpu =
+          base + static_cast<float>(config_.fpu_prior_scale) * std::log(odds);
+      graph_.edge(begin + k++).Init(moves[i], t.priors[i], fpu);
+    }
+    graph_.AttachChunk(n, chunk, begin, allocated + k);
+    return true;
+  }
+
+  // Makes n ready for selection: expands it (first chunk of edges) or adds
+  // its next chunk once all its edges were tried. One thread builds a
+  // chunk; while it does, the others choose among the edges there are, or
+  // wait for the first ones. False when the edge arena is full.
+  bool Grow(Node& n, const Position& pos, ThreadState& t) {
+    for (;;) {
+      const int allocated = n.num_edges.load(std::memory_order_acquire);
+      if (allocated > 0 &&
+          (allocated >= n.num_moves.load(std::memory_order_relaxed) ||
+           n.tried.load(std::memory_order_relaxed) < allocated)) {
+        return true;
+      }
+      bool expected = false;
+      if (n.growing.compare_exchange_strong(expected, true,
+                                            std::memory_order_acq_rel)) {
+        bool built = true;
+        if (n.num_edges.load(std::memory_order_acquire) == allocated) {
+          built = AddChunk(n, pos, allocated, t);
+        }
+        n.growing.store(false, std::memory_order_release);
+        return built;
+      }
+      if (allocated > 0) return true;
+      std::this_thread::yield();  // the first chunk is coming
+    }
+  }
+
+  // The node of `pos`, created (evaluated and published) when new; kNoNode
+  // when memory is full.
   NodeId FindOrCreate(const Position& pos, ThreadState& t, bool* fresh) {
     const uint64_t key = pos.hash(), check = PositionCheck(pos);
     *fresh = false;
     if (NodeId id = graph_.Find(key, check); id != kNoNode) return id;
     NodeId id = t.spare != kNoNode ? t.spare : graph_.Allocate();
     if (id == kNoNode) return kNoNode;
+    t.spare = id;  // until published
     const bool over = IsGameOver(pos);
-    const Value value =
-        over ? ValueOf(Evaluate(pos), players_) : LeafValue(pos, t);
-    graph_.node(id).Init(key, check, Index(pos.to_move()), value,
-                         over ? Proof::kExact : Proof::kNone);
+    MoveList moves;
+    const bool expand = !over && config_.expand_at_creation;
+    if (expand) GenerateMoves(pos, moves);
+    const Value value = over ? FinishedValue(pos) : EvaluateLeaf(pos, moves, t);
+    Node& n = graph_.node(id);
+    n.Init(key, check, Index(pos.to_move()), value,
+           over ? Proof::kExact : Proof::kNone);
+    if (expand && !AddChunk(n, pos, 0, t, &moves)) return kNoNode;
     const NodeId published = graph_.Publish(id);
     t.spare = published == id ? kNoNode : id;
     *fresh = published == id;
     return published;
   }
 
-  // Builds the edges of `id` (once, by whichever thread gets there first).
-  // False when there is no memory left for them, or when another thread is
-  // building them right now: the playout then ends at `id`.
-  bool Expand(NodeId id, const Position& pos, ThreadState& t) {
-    Node& n = graph_.node(id);
-    ExpandState state = n.expand_state.load(std::memory_order_acquire);
-    if (state == ExpandState::kUnexpanded &&
-        n.expand_state.compare_exchange_strong(state, ExpandState::kExpanding,
-                                               std::memory_order_acq_rel)) {
-      const bool built = BuildEdges(n, pos, t);
-      n.expand_state.store(
-          built ? ExpandState::kExpanded : ExpandState::kUnexpanded,
-          std::memory_order_release);
-      return built;
+  // Takes back the virtual losses of a playout that is not counted.
+  void Abandon(const ThreadState& t) {
+    for (const PathStep& step : t.path) {
+      graph_.edge(graph_.node(step.node), step.edge)
+          .virtual_loss.fetch_sub(1, std::memory_order_relaxed);
     }
-    // Another thread is building the edges (tens of microseconds: every
-    // child is evaluated). Waiting for it cost the second thread a fifth of
-    // its time; ending this playout here, as when memory is full, does not.
-    return state == ExpandState::kExpanded;
   }
 
-  bool BuildEdges(Node& n, const Position& pos, ThreadState& t) {
-    (void)t;
-    MoveList moves;
-    GenerateMoves(pos, moves);
-    const int count = moves.size();
-    const int64_t begin = graph_.AllocateEdges(count);
-    if (begin < 0 || count == 0) return false;
-    const int p = n.to_move;
-    std::array<float, MoveList::kCapacity> utility, prior;
-    std::array<int, MoveList::kCapacity> order;
-    float best = -std::numeric_limits<float>::infinity();
-    for (int i = 0; i < count; ++i) {
-      order[i] = i;
-      if (config_.eval_priors) {
-        Position child = pos;
-        child.Play(moves[i]);
-        utility[i] = ValueOf(Evaluate(child), players_).Utility(p);
-      } else {
-        utility[i] =
-            n.eval.Utility(p) - static_cast<float>(config_.fpu_reduction);
-      }
-      best = std::max(best, utility[i]);
-    }
-    float sum = 0;
-    for (int i = 0; i < count; ++i) {
-      prior[i] = std::exp((utility[i] - best) /
-                          static_cast<float>(config_.prior_temperature));
-      sum += prior[i];
-    }
-    // Best first-play value first; the prior, rising with it, follows. The
-    // selection relies on that order (Node::tried).
-    std::stable_sort(
-        order.begin(), order.begin() + count,
-        [&utility](int a, int b) { return utility[a] > utility[b]; });
-    for (int k = 0; k < count; ++k) {
-      const int i = order[k];
-      graph_.edge(begin + k).Init(moves[i], prior[i] / sum, utility[i]);
-    }
-    n.edge_begin.store(static_cast<uint32_t>(begin), std::memory_order_relaxed);
-    n.num_edges.store(static_cast<uint16_t>(count), std::memory_order_relaxed);
-    return true;
-  }
-
-  void Playout(ThreadState& t) {
+  // One playout, from the root to a new leaf (evaluated) or a finished or
+  // proven position, counted on its path. False when the graph is full
+  // before it gets there: then nothing is counted.
+  bool Playout(ThreadState& t) {
     Position pos = root_pos_;
-    NodeId id = root_;
+    NodeId id = root();
     bool fresh = false;
     t.path.clear();
     while (static_cast<int>(t.path.size()) < kMaxDepth) {
@@ -328,16 +439,20 @@ class MctsSearcher::Run {
       if (fresh || n.proof.load(std::memory_order_acquire) == Proof::kExact) {
         break;
       }
-      if (!Expand(id, pos, t)) break;  // memory full: a leaf for now
+      if (!Grow(n, pos, t)) {
+        Abandon(t);
+        return false;
+      }
       const int i = SelectEdge(graph_, n, config_.c_puct);
-      Edge& e = graph_.edges(n)[i];
+      Edge& e = graph_.edge(n, i);
       pos.Play(e.move);
       NodeId child = e.child.load(std::memory_order_acquire);
       if (child == kNoNode) {
         child = FindOrCreate(pos, t, &fresh);
-        if (child == kNoNode) {  // memory full: end the playout at `n`
+        if (child == kNoNode) {
           e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
-          break;
+          Abandon(t);
+          return false;
         }
         e.child.store(child, std::memory_order_release);
       }
@@ -345,23 +460,52 @@ class MctsSearcher::Run {
       id = child;
     }
     Backup(graph_, t.path, players_);
+    return true;
+  }
+
+  // Frees the least visited part of the graph (Graph::Recycle); runs with
+  // every other search thread waiting. Ends the search when nothing could
+  // be freed (the root alone fills the memory).
+  void Recycle() {
+    std::lock_guard lock(readers_);
+    const RecycleReport report = graph_.Recycle(
+        root(), config_.recycle_keep_share,
+        [this](Node& n) { UpdateNode(graph_, n, players_); });
+    root_.store(report.root, std::memory_order_relaxed);
+    recycles_.fetch_add(1, std::memory_order_relaxed);
+    if (report.nodes_after >= report.nodes_before &&
+        report.edges_after >= report.edges_before) {
+      done_.store(true, std::memory_order_relaxed);
+    }
   }
 
   Graph& graph_;
   const MctsConfig& config_;
+  const Evaluator& evaluator_;
   const Position root_pos_;
   const int players_;
   const int64_t visit_limit_;
-  NodeId root_ = kNoNode;
+  std::atomic<NodeId> root_{kNoNode};
+  Gate gate_;
+  std::mutex readers_;  // the main thread's reads against a recycling
   alignas(64) std::atomic<int64_t> started_{0};
   alignas(64) std::atomic<bool> done_{false};
+  std::atomic<int64_t> recycles_{0};
   std::vector<ThreadCounters> counters_;
 };
 
 MctsSearcher::MctsSearcher(const SearchOptions& options,
                            const MctsConfig& config)
-    : options_(options), config_(config) {
+    : options_(options) {
+  set_config(config);
   graph_ = std::make_unique<Graph>(static_cast<size_t>(options.hash_mb) << 20);
+}
+
+void MctsSearcher::set_config(const MctsConfig& config) {
+  config_ = config;
+  evaluator_ = config.evaluator != nullptr
+                   ? config.evaluator
+                   : std::make_shared<ClassicEvaluator>(config.classic);
 }
 
 MctsSearcher::~MctsSearcher() = default;
@@ -387,10 +531,11 @@ namespace {
 
 // The root's node kept from the last search (with what lies below it), or
 // an empty graph when the position is new to it.
-// Compaction is skipped while the arenas are at most half full (the
+// Recycling is skipped while the arenas are at most half full (the
 // unreachable part only takes room), and traded for a clear when it would
 // eat more than a tenth of the planned time: it costs about 2 us a node.
-void ReuseOrClear(Graph& graph, const Position& pos, double soft_s) {
+void ReuseOrClear(Graph& graph, const Position& pos, double soft_s,
+                  double keep_share) {
   constexpr double kCompactSecondsPerNode = 2e-6;
   const NodeId old_root = graph.Find(pos.hash(), PositionCheck(pos));
   if (old_root == kNoNode) {
@@ -402,7 +547,10 @@ void ReuseOrClear(Graph& graph, const Position& pos, double soft_s) {
       2 * s.nodes > s.node_capacity || 2 * s.edges > s.edge_capacity;
   if (!crowded) return;
   if (kCompactSecondsPerNode * s.nodes <= 0.1 * soft_s) {
-    graph.Compact(old_root);
+    const int players = pos.num_players();
+    graph.Recycle(old_root, keep_share, [&graph, players](Node& n) {
+      UpdateNode(graph, n, players);
+    });
   } else {
     graph.Clear();
   }
@@ -471,20 +619,20 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
   const TimePlan plan =
       PlanTime(options_, limits, pos, config_.default_movetime_s);
 
-  ReuseOrClear(*graph_, pos, plan.soft_s);
+  ReuseOrClear(*graph_, pos, plan.soft_s, config_.recycle_keep_share);
   const int threads = std::max(1, options_.threads);
-  Run run(*graph_, config_, pos, VisitLimit(options_, config_), threads);
+  Run run(*graph_, config_, *evaluator_, pos, VisitLimit(options_, config_),
+          threads);
   ThreadState main_state;
   if (!run.PrepareRoot(main_state)) {
     graph_->Clear();  // not even the root fits next to the kept graph
+    main_state.spare = kNoNode;
     run.PrepareRoot(main_state);
   }
   std::vector<std::thread> workers;
-  if (graph_->node(run.root()).num_edges.load() > 1 &&
+  if (graph_->node(run.root()).num_moves.load() > 1 &&
       run.RootProof() != Proof::kExact) {
-    for (int i = 0; i < threads; ++i) {
-      workers.emplace_back(&Run::Work, &run, i, search_seed + i);
-    }
+    for (int i = 0; i < threads; ++i) workers.emplace_back(&Run::Work, &run, i);
   } else {
     run.Finish();  // a forced move or a solved game: nothing to search
   }
@@ -494,6 +642,8 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
   for (std::thread& w : workers) w.join();
 
   last_nodes_visited_ = run.visited();
+  last_recycles_ = run.recycles();
+  last_abandoned_ = run.abandoned();
   SearchResult result;
   result.info = run.Info(16, Seconds(start));
   const bool sure = run.RootProof() != Proof::kNone;

@@ -1,12 +1,16 @@
 // Parallel Monte Carlo graph search (PUCT over a transposition graph, see
-// graph.h) with the reachability evaluation at the leaves, an MCTS solver
-// for proven results, tree reuse between moves and a memory bound.
+// graph.h) with an Evaluator at the leaves (the classic reachability one
+// unless another is injected), an MCTS solver for proven results, tree reuse
+// between moves, and a memory bound: a full graph is recycled (its least
+// visited parts freed), never frozen.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
 
+#include "search/classic_evaluator.h"
+#include "search/evaluator.h"
 #include "search/graph.h"
 #include "search/search.h"
 
@@ -15,17 +19,27 @@ namespace wallgo::search {
 struct MctsConfig {
   // Exploration constant of PUCT, in utility units (a win is worth 1).
   double c_puct = 1.0;
-  // Priors: a softmax of each child's evaluation (utility for the mover)
-  // at this temperature; with eval_priors off, uniform priors and a first
-  // play urgency of the parent's value minus fpu_reduction.
-  bool eval_priors = true;
-  // Measured: 0.1 beat 0.05 (65%) and 0.2 beat 0.1 (67.5%), 20 games each.
-  double prior_temperature = 0.2;
-  double fpu_reduction = 0.2;
-  // Random moves played from a new leaf before it is evaluated. Measured
-  // (docs/search.md, figures): 2 beats 0 by ~69% in 40 games at 0.1 s a move;
-  // 1, 2 and 4 are alike.
-  int playout_moves = 2;
+  // Leaf values and priors. Null: a ClassicEvaluator with `classic`.
+  std::shared_ptr<const Evaluator> evaluator;
+  // The classic evaluator's knobs (prior kind, temperature, random moves).
+  // Measured: temperature 0.1 beat 0.05 (65%) and 0.2 beat 0.1 (67.5%).
+  ClassicEvaluatorConfig classic;
+  // A move not tried yet (first play urgency, for the mover) is worth its
+  // parent's evaluation, less fpu_reduction, plus fpu_prior_scale *
+  // log(prior / best prior): with the classic prior (a softmax of child
+  // utilities at temperature 0.2) that is the child's own evaluation, as
+  // the search had when it evaluated every child; a policy's log odds play
+  // the same part. It falls with the prior, so prior order stays
+  // selection order (tree_policy.h).
+  double fpu_reduction = 0.0;
+  double fpu_prior_scale = 0.2;
+  // Build a node's first edges when it is created rather than when a playout
+  // passes it again: for an evaluator whose priors come with the value (a
+  // network); the classic one computes priors apart, and half the nodes
+  // are never passed again.
+  bool expand_at_creation = false;
+  // Share of either arena a recycling keeps at most (the rest is freed).
+  double recycle_keep_share = 0.5;
   // Thinking time when the limits give no visits, time or clock.
   double default_movetime_s = 1.0;
   // A cap on playouts on top of options.visits (the weaker levels); 0 = none.
@@ -49,23 +63,31 @@ class MctsSearcher : public Searcher {
   void Stop() override { stop_.store(true, std::memory_order_relaxed); }
 
   const MctsConfig& config() const { return config_; }
-  void set_config(const MctsConfig& config) { config_ = config; }
+  void set_config(const MctsConfig& config);
   // The graph after the last search (node counts, memory).
   GraphStats graph_stats() const;
+  // The graph itself, between searches (for tests and tools that inspect it).
+  Graph& graph() { return *graph_; }
   // Nodes passed by the last search's playouts (the root counted once per
   // playout): the bench's signature, which any change of behaviour moves.
   int64_t last_nodes_visited() const { return last_nodes_visited_; }
+  // Recyclings during the last search, and playouts it abandoned because
+  // the graph was full (never counted as visits).
+  int64_t last_recycles() const { return last_recycles_; }
+  int64_t last_abandoned() const { return last_abandoned_; }
 
   class Run;  // one search in progress
 
  private:
   SearchOptions options_;
   MctsConfig config_;
+  std::shared_ptr<const Evaluator> evaluator_;  // config_'s or a classic one
   std::unique_ptr<Graph> graph_;
   std::atomic<bool> stop_{false};
   uint64_t searches_ = 0;
-  int64_t last_nodes_visited_ =
-      0;  // varies the random streams between searches
+  int64_t last_nodes_visited_ = 0;
+  int64_t last_recycles_ = 0;
+  int64_t last_abandoned_ = 0;
 };
 
 }  // namespace wallgo::search

@@ -17,6 +17,9 @@ struct SearchOptions {
   int threads = 1;
   int64_t visits = 0;     // playouts per move; 0 = no visit limit
   double movetime_s = 0;  // seconds per move; 0 = no fixed move time
+  // The user chose movetime (command line or set_option), not a default:
+  // only then does it also cap a clock (see EffectiveMoveTime).
+  bool movetime_set = false;
   int hash_mb = 256;      // search memory (node arena + table)
   uint64_t seed = 0;
   int level = 10;  // 1 (beginner) .. 10 (full strength)

@@ -5,14 +5,20 @@
 //   wallgo-selfplay --mode match --a 10 --b 2 --games 20 --movetime 0.2
 //   wallgo-selfplay --mode bench
 //   wallgo-selfplay --mode speed --threads 2 --movetime 5
+//   wallgo-selfplay --mode curve --threads 2 --hash 256 --seconds 600
 #include <array>
 #include <bit>
 #include <cmath>
+#include <chrono>
 #include <ctime>
+#include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
+#include <thread>
 
 #include "absl/strings/str_format.h"
 #include "boost/program_options.hpp"
@@ -32,7 +38,7 @@ namespace {
 struct Side {
   int level = 10;
   int64_t visits = 0;
-  bool uniform_priors = false;
+  std::string prior = "child";  // child, grouped or uniform
   MctsConfig config;  // all but max_visits and move_temperature (the level's)
 };
 
@@ -61,7 +67,16 @@ std::unique_ptr<Searcher> MakeSide(const Side& side, const MatchOptions& m,
   const MctsConfig level = LevelConfig(side.level);
   config.max_visits = level.max_visits;
   config.move_temperature = level.move_temperature;
-  config.eval_priors = !side.uniform_priors;
+  const std::map<std::string, PriorKind> kinds = {
+      {"grouped", PriorKind::kGrouped},
+      {"child", PriorKind::kChildEval},
+      {"uniform", PriorKind::kUniform}};
+  const auto kind = kinds.find(side.prior);
+  if (kind == kinds.end()) {
+    throw po::error("prior must be grouped, child or uniform, not " +
+                    side.prior);
+  }
+  config.classic.prior = kind->second;
   return std::make_unique<MctsSearcher>(o, config);
 }
 
@@ -139,6 +154,14 @@ void RunBenchMode(const SearchOptions& o) {
       r.visits_per_second);
 }
 
+// Memory a node takes with its edges and table slots (every node has edges).
+double BytesPerNode(const GraphStats& g) {
+  if (g.nodes == 0) return 0;
+  const double slot_bytes = 4.0 * 4;  // the table has up to 4 slots a node
+  return sizeof(Node) + slot_bytes +
+         static_cast<double>(g.edges) * sizeof(search::Edge) / g.nodes;
+}
+
 // Playouts per second from the start and from a middle-game bench position.
 void RunSpeed(const SearchOptions& o, const std::string& where) {
   for (int index : {0, 5}) {
@@ -153,7 +176,8 @@ void RunSpeed(const SearchOptions& o, const std::string& where) {
     std::cout << absl::StrFormat(
         "%s: threads %d, %d playouts in %.2f s = %.0f playouts/s (%.2f CPU s, "
         "%.0f playouts per CPU s), %d nodes, %.1f per playout, "
-        "best %s; graph: %d/%d nodes, %d/%d edges, %d MB\n",
+        "best %s; graph: %d/%d nodes, %d/%d edges, %d MB, %.0f bytes a node, "
+        "%d recyclings\n",
         index == 0 ? "start" : "middle", o.threads, r.info.total_visits,
         r.info.elapsed_s, r.info.total_visits / r.info.elapsed_s, cpu_s,
         r.info.total_visits / cpu_s, r.info.nodes,
@@ -162,8 +186,78 @@ void RunSpeed(const SearchOptions& o, const std::string& where) {
         MoveName(r.best), searcher.graph_stats().nodes,
         searcher.graph_stats().node_capacity, searcher.graph_stats().edges,
         searcher.graph_stats().edge_capacity,
-        searcher.graph_stats().bytes >> 20);
+        searcher.graph_stats().bytes >> 20,
+        BytesPerNode(searcher.graph_stats()), searcher.last_recycles());
   }
+}
+
+// Counts the leaves the search creates (value-only evaluations) and the
+// prior requests (expansions and added chunks).
+class LeafCounter : public Evaluator {
+ public:
+  Value Evaluate(const Position& pos, std::span<const Move> moves,
+                 std::span<float> priors) const override {
+    (moves.empty() ? leaves : prior_calls)
+        .fetch_add(1, std::memory_order_relaxed);
+    return inner_.Evaluate(pos, moves, priors);
+  }
+  mutable std::atomic<int64_t> leaves{0}, prior_calls{0};
+
+ private:
+  ClassicEvaluator inner_;
+};
+
+// The process's resident memory now and at its peak, in MB (Linux).
+std::pair<double, double> ResidentMb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  double rss = 0, peak = 0;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) rss = std::stod(line.substr(6)) / 1024;
+    if (line.rfind("VmHWM:", 0) == 0) peak = std::stod(line.substr(6)) / 1024;
+  }
+  return {rss, peak};
+}
+
+// A long analysis of the issue-11 position (c3 e3 c5 e5 played) and its
+// curve every `interval_s`: time, playouts, nodes created and in the
+// graph, the best move's PV length and win rate, resident memory.
+void RunCurve(const SearchOptions& o, double seconds, double interval_s) {
+  Game game = *Game::New(Rules{});
+  for (const char* text : {"c3", "e3", "c5", "e5"}) {
+    const Move move = *ParseMove(text);
+    (void)game.Play(game.position().to_move(), move);
+  }
+  auto counter = std::make_shared<LeafCounter>();
+  MctsConfig config;
+  config.evaluator = counter;
+  MctsSearcher searcher(o, config);
+  Limits limits;
+  limits.infinite = true;
+  std::thread stopper([&searcher, seconds] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    searcher.Stop();
+  });
+  std::cout << "seconds playouts created_nodes graph_nodes pv_length best "
+               "winrate rss_mb peak_rss_mb prior_calls\n";
+  double next = interval_s;
+  searcher.Search(
+      game.position(), limits,
+      [&](const SearchInfo& info) {
+        if (info.elapsed_s < next || info.candidates.empty()) return;
+        next += interval_s;
+        const auto [rss, peak] = ResidentMb();
+        const Candidate& best = info.candidates.front();
+        std::cout << absl::StrFormat(
+                         "%.1f %d %d %d %d %s %.3f %.0f %.0f %d",
+                         info.elapsed_s, info.total_visits,
+                         counter->leaves.load(), info.nodes, best.pv.size(),
+                         MoveName(best.move), best.winrate, rss, peak,
+                         counter->prior_calls.load())
+                  << std::endl;
+      },
+      0.05);
+  stopper.join();
 }
 
 // The options of one side, named "<name>-...", plus "<name>" for its level.
@@ -175,15 +269,23 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
                      "level")(flag("visits").c_str(),
                               po::value(&side.visits)->default_value(0),
                               "playouts a move (0: by time)")(
-      flag("uniform").c_str(), po::bool_switch(&side.uniform_priors),
-      "uniform priors")(
+      flag("prior").c_str(), po::value(&side.prior)->default_value(side.prior),
+      "priors: child (every child evaluated), grouped or uniform")(
+      flag("fpu").c_str(),
+      po::value(&c.fpu_reduction)->default_value(c.fpu_reduction),
+      "first play urgency: parent's value minus this")(
+      flag("fpu-prior").c_str(),
+      po::value(&c.fpu_prior_scale)->default_value(c.fpu_prior_scale),
+      "first play urgency: plus this times log(prior / best prior)")(
       flag("playout-moves").c_str(),
-      po::value(&c.playout_moves)->default_value(c.playout_moves),
+      po::value(&c.classic.playout_moves)
+          ->default_value(c.classic.playout_moves),
       "random moves before a leaf evaluation")(
       flag("cpuct").c_str(), po::value(&c.c_puct)->default_value(c.c_puct),
       "PUCT exploration")(
       flag("prior-temp").c_str(),
-      po::value(&c.prior_temperature)->default_value(c.prior_temperature),
+      po::value(&c.classic.prior_temperature)
+          ->default_value(c.classic.prior_temperature),
       "prior softmax temperature");
 }
 
@@ -191,12 +293,13 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
 
 int main(int argc, char** argv) {
   std::string mode = "match", rules_text = "players=2", speed_at = "both";
+  double curve_s = 60, curve_every_s = 5;
   MatchOptions m;
   SearchOptions o;
   po::options_description desc("wallgo-selfplay options");
   desc.add_options()("help", "this text")(
       "mode", po::value(&mode)->default_value("match"),
-      "match, bench or speed")("at",
+      "match, bench, speed or curve")("at",
                                po::value(&speed_at)->default_value("both"),
                                "speed from: start, middle or both")(
       "rules", po::value(&rules_text)->default_value("players=2"), "rules")(
@@ -208,7 +311,10 @@ int main(int argc, char** argv) {
       "hash", po::value(&m.hash_mb)->default_value(64), "MB per searcher")(
       "visits", po::value(&o.visits)->default_value(0), "visits (bench)")(
       "level", po::value(&o.level)->default_value(10), "level (bench)")(
-      "seed", po::value(&m.seed)->default_value(1), "seed");
+      "seed", po::value(&m.seed)->default_value(1), "seed")(
+      "seconds", po::value(&curve_s)->default_value(60), "curve: length")(
+      "interval", po::value(&curve_every_s)->default_value(5),
+      "curve: seconds between lines");
   AddSideOptions(desc, "a", m.a, 10);
   AddSideOptions(desc, "b", m.b, 2);
   po::variables_map vm;
@@ -232,6 +338,8 @@ int main(int argc, char** argv) {
     RunBenchMode(o);
   } else if (mode == "speed") {
     RunSpeed(o, speed_at);
+  } else if (mode == "curve") {
+    RunCurve(o, curve_s, curve_every_s);
   } else {
     RunMatch(m);
   }

@@ -43,17 +43,18 @@ TimePlan ClockPlan(const SearchOptions& options, const Limits& limits,
 TimePlan PlanTime(const SearchOptions& options, const Limits& limits,
                   const Position& pos, double default_s) {
   if (limits.infinite) return {kNoTimeLimit, kNoTimeLimit, false};
+  const double movetime_s = EffectiveMoveTime(options, limits);
   if (limits.clock.active()) {
     TimePlan plan = ClockPlan(options, limits, pos);
-    if (options.movetime_s > 0) {  // both: whichever is shorter
-      const double t = FixedMoveTime(options.movetime_s);
+    if (movetime_s > 0) {  // the user's movetime too: whichever is shorter
+      const double t = FixedMoveTime(movetime_s);
       plan.soft_s = std::min(plan.soft_s, t);
       plan.hard_s = std::min(plan.hard_s, t);
     }
     return plan;
   }
-  if (options.movetime_s > 0) {
-    const double t = FixedMoveTime(options.movetime_s);
+  if (movetime_s > 0) {
+    const double t = FixedMoveTime(movetime_s);
     return {t, t, false};
   }
   if (options.visits > 0) return {kNoTimeLimit, kNoTimeLimit, false};

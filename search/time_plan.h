@@ -15,7 +15,9 @@ struct TimePlan {
   bool flexible;  // main time left: may stretch to hard_s or stop early
 };
 
-// A clock and a move time together: whichever allows less. `default_s` is
+// A clock governs unless the user set a move time too (then whichever allows
+// less); without a clock, the move time (the protocol's default is 1 s);
+// `default_s` is
 // used when the limits give no time, no clock and no visits budget and the
 // search is not infinite.
 TimePlan PlanTime(const SearchOptions& options, const Limits& limits,

@@ -18,7 +18,8 @@ constexpr int kFullEvery = 8;
 // The edges worth reading: those chosen before, plus (in selection) the first
 // one never chosen, which outscores every later one (see Node::tried).
 int EdgesToRead(const Node& n, bool with_first_untried) {
-  const int count = n.num_edges.load(std::memory_order_relaxed);
+  // Acquire: a chunk added by another thread is read only once published.
+  const int count = n.num_edges.load(std::memory_order_acquire);
   const int tried = n.tried.load(std::memory_order_relaxed);
   return std::min(count, tried + (with_first_untried ? 1 : 0));
 }
@@ -53,34 +54,35 @@ bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight) {
 }  // namespace
 
 int SelectEdge(Graph& graph, Node& n, double c_puct) {
-  Edge* e = graph.edges(n);
   const int count = EdgesToRead(n, true);
   int64_t total = 0;
   for (int i = 0; i < count; ++i) {
-    total += e[i].visits.load(std::memory_order_relaxed) +
-             e[i].virtual_loss.load(std::memory_order_relaxed);
+    const Edge& e = graph.edge(n, i);
+    total += e.visits.load(std::memory_order_relaxed) +
+             e.virtual_loss.load(std::memory_order_relaxed);
   }
   const double explore = c_puct * std::sqrt(double(total) + 1);
   int best = 0;
   double best_score = -std::numeric_limits<double>::infinity();
   for (int i = 0; i < count; ++i) {
-    const int32_t visits = e[i].visits.load(std::memory_order_relaxed);
-    const int32_t pending = e[i].virtual_loss.load(std::memory_order_relaxed);
-    double q = e[i].utility.load(std::memory_order_relaxed);
+    const Edge& e = graph.edge(n, i);
+    const int32_t visits = e.visits.load(std::memory_order_relaxed);
+    const int32_t pending = e.virtual_loss.load(std::memory_order_relaxed);
+    double q = e.utility.load(std::memory_order_relaxed);
     if (pending > 0) {
       q = (q * visits + pending * kVirtualLossUtility) / (visits + pending);
     }
-    const double score = q + explore * e[i].prior / (1 + visits + pending);
+    const double score = q + explore * e.prior / (1 + visits + pending);
     if (score > best_score) best_score = score, best = i;
   }
-  e[best].virtual_loss.fetch_add(1, std::memory_order_relaxed);
+  graph.edge(n, best).virtual_loss.fetch_add(1, std::memory_order_relaxed);
   MarkTried(n, best);
   return best;
 }
 
 ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
                      int players) {
-  Edge& e = graph.edges(n)[i];
+  Edge& e = graph.edge(n, i);
   const int32_t old_visits = e.visits.fetch_add(1, std::memory_order_relaxed);
   e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
   e.utility.store(child.after.Utility(n.to_move), std::memory_order_relaxed);
@@ -117,8 +119,8 @@ ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
 void Backup(Graph& graph, const std::vector<PathStep>& path, int players) {
   if (path.empty()) return;
   const PathStep& last = path.back();
-  const NodeId leaf = graph.edges(graph.node(last.node))[last.edge].child.load(
-      std::memory_order_acquire);
+  const NodeId leaf = graph.edge(graph.node(last.node), last.edge)
+                          .child.load(std::memory_order_acquire);
   ValueChange change;
   change.before = change.after = graph.node(leaf).q.Load(players);
   for (auto it = path.rbegin(); it != path.rend(); ++it) {
@@ -129,23 +131,25 @@ void Backup(Graph& graph, const std::vector<PathStep>& path, int players) {
 void UpdateNode(Graph& graph, Node& n, int players) {
   if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) return;
   const int p = n.to_move;
-  Edge* e = graph.edges(n);
   const int count = EdgesToRead(n, false);
   Value sum = n.eval;
   int32_t weight = 1;
-  // An untried edge has no child: nothing decided there yet.
-  bool all_decided = count == n.num_edges.load(std::memory_order_relaxed);
+  // An untried edge (or a move with no edge yet) has no child: nothing
+  // decided there yet.
+  bool all_decided =
+      count == n.num_moves.load(std::memory_order_relaxed) && count > 0;
   bool all_exact = all_decided, sure_win = false;
   Value best;
   float best_utility = -std::numeric_limits<float>::infinity();
   for (int i = 0; i < count; ++i) {
-    const NodeId child = e[i].child.load(std::memory_order_acquire);
+    Edge& e = graph.edge(n, i);
+    const NodeId child = e.child.load(std::memory_order_acquire);
     if (child == kNoNode) {
       all_decided = all_exact = false;
       continue;
     }
     const Node& c = graph.node(child);
-    const int32_t visits = e[i].visits.load(std::memory_order_relaxed);
+    const int32_t visits = e.visits.load(std::memory_order_relaxed);
     const Proof proof = c.proof.load(std::memory_order_acquire);
     if (visits == 0 && proof == Proof::kNone) {  // nothing to read
       all_decided = all_exact = false;
@@ -153,7 +157,7 @@ void UpdateNode(Graph& graph, Node& n, int players) {
     }
     const Value v = c.q.Load(players);
     const float u = v.Utility(p);
-    RefreshUtility(e[i], u);
+    RefreshUtility(e, u);
     for (int k = 0; k < players; ++k) {
       sum.win[k] += visits * v.win[k];
       sum.margin[k] += visits * v.margin[k];

@@ -40,11 +40,16 @@ int ExpectedTurnsLeft(const Position& pos) {
   return std::max(6, turns);
 }
 
+double EffectiveMoveTime(const SearchOptions& options, const Limits& limits) {
+  if (limits.clock.active() && !options.movetime_set) return 0;
+  return options.movetime_s;
+}
+
 double MoveTimeBudget(const SearchOptions& options, const Limits& limits,
                       const Position& pos) {
   if (limits.infinite) return kNoTimeLimit;
   double budget = kNoTimeLimit;
-  if (options.movetime_s > 0) budget = options.movetime_s;
+  if (const double t = EffectiveMoveTime(options, limits); t > 0) budget = t;
   // The clock is binding: a move time never lets a move overrun it.
   if (limits.clock.active())
     budget =

@@ -16,7 +16,12 @@ inline constexpr double kNoTimeLimit = std::numeric_limits<double>::infinity();
 // wall, so the unwalled edges shared among the players bound the game.
 int ExpectedTurnsLeft(const Position& pos);
 
-// Seconds the side to move may think: the shorter of movetime (when set) and
+// The fixed move time in force under `limits` (0 = none): movetime, except
+// that a clock governs alone unless the user set movetime explicitly
+// (options.movetime_set). docs/search.md has the whole precedence table.
+double EffectiveMoveTime(const SearchOptions& options, const Limits& limits);
+
+// Seconds the side to move may think: the shorter of EffectiveMoveTime and
 // a share of the clock (when active: main time spread over ExpectedTurnsLeft,
 // plus most of a byo-yomi period, less a safety margin); else kNoTimeLimit
 // (infinite analysis, a visit cap, or no limit given at all: the caller picks

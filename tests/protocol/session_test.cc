@@ -15,6 +15,7 @@
 #include "protocol/gtp.h"
 #include "protocol/input.h"
 #include "protocol/options.h"
+#include "search/time_plan.h"
 #include "tests/protocol/fake_searcher.h"
 
 namespace wallgo::protocol {
@@ -250,6 +251,80 @@ TEST(SessionTest, TimeSettingsReachTheSearcher) {
   EXPECT_TRUE(record->last_limits.clock.in_byo);
   EXPECT_DOUBLE_EQ(record->last_limits.clock.byo_s, 12);
   EXPECT_EQ(record->last_limits.clock.byo_stones_left, 3);
+}
+
+// The time plan the engine's searcher makes for the first genmove of
+// `script` (run from a new game): the options and clock it was given, fed to
+// the real planner, so that the whole chain from the command to the seconds
+// is pinned without timing anything.
+search::TimePlan FirstMovePlan(const std::string& script) {
+  auto record = std::make_shared<FakeRecord>();
+  RunScript(script, record);
+  EXPECT_EQ(record->searches, 1) << script;
+  return search::PlanTime(record->last_options, record->last_limits,
+                          Game::New(Rules{}).value().position(), 1.0);
+}
+
+// The precedence table of docs/search.md: a clock governs unless the user
+// set movetime (then the shorter wins); no clock: movetime, default 1 s.
+TEST(TimePrecedenceTest, WithoutAClockTheMoveTakesTheDefaultSecond) {
+  const search::TimePlan plan = FirstMovePlan("genmove red\n");
+  EXPECT_DOUBLE_EQ(plan.soft_s, 0.97);
+  EXPECT_DOUBLE_EQ(plan.hard_s, 0.97);
+}
+
+TEST(TimePrecedenceTest, AClockIsNotCappedByTheDefaultMoveTime) {
+  const search::TimePlan main_time =
+      FirstMovePlan("time_settings 60 0 0\ntime_left red 60 0\ngenmove red\n");
+  EXPECT_GT(main_time.soft_s, 1.5);  // 60 s over the turns left
+  EXPECT_TRUE(main_time.flexible);
+  EXPECT_GT(main_time.hard_s, main_time.soft_s);
+  // The referee's --movetime 8: one stone per 8-second byo-yomi period.
+  const search::TimePlan byo_yomi =
+      FirstMovePlan("time_settings 0 8 1\ngenmove red\n");
+  EXPECT_NEAR(byo_yomi.soft_s, 0.9 * 8 - 0.05, 1e-9);
+}
+
+TEST(TimePrecedenceTest, AMoveTimeTheUserSetCapsTheClock) {
+  // Set explicitly to the default's value: still the user's choice.
+  const search::TimePlan capped = FirstMovePlan(
+      "set_option movetime 1\ntime_settings 0 8 1\ngenmove red\n");
+  EXPECT_DOUBLE_EQ(capped.soft_s, 0.97);
+  EXPECT_DOUBLE_EQ(capped.hard_s, 0.97);
+  // Longer than the clock allows: the clock still wins.
+  const search::TimePlan clock = FirstMovePlan(
+      "set_option movetime 30\ntime_settings 0 8 1\ngenmove red\n");
+  EXPECT_NEAR(clock.soft_s, 0.9 * 8 - 0.05, 1e-9);
+  // movetime 0 set by the user: no fixed move time, the clock governs.
+  const search::TimePlan none = FirstMovePlan(
+      "set_option movetime 0\ntime_settings 0 8 1\ngenmove red\n");
+  EXPECT_NEAR(none.soft_s, 0.9 * 8 - 0.05, 1e-9);
+}
+
+TEST(TimePrecedenceTest, WithoutAClockTheUsersMoveTimeRules) {
+  const search::TimePlan plan =
+      FirstMovePlan("set_option movetime 3\ngenmove red\n");
+  EXPECT_DOUBLE_EQ(plan.soft_s, 2.97);
+  EXPECT_FALSE(plan.flexible);
+  // A clock switched off again (time_settings 0 0 0): back to the move time.
+  const search::TimePlan off = FirstMovePlan(
+      "set_option movetime 3\ntime_settings 0 8 1\ntime_settings 0 0 0\n"
+      "genmove red\n");
+  EXPECT_DOUBLE_EQ(off.soft_s, 2.97);
+}
+
+TEST(TimePrecedenceTest, OnlySettingMoveTimeMarksItAsTheUsers) {
+  EXPECT_FALSE(DefaultOptions().movetime_set);
+  search::SearchOptions options = DefaultOptions();
+  ASSERT_TRUE(
+      SetOptionFromText(options, *FindOption("threads"), "2").ok());
+  EXPECT_FALSE(options.movetime_set);
+  ASSERT_FALSE(
+      SetOptionFromText(options, *FindOption("movetime"), "-1").ok());
+  EXPECT_FALSE(options.movetime_set);  // a refused value changes nothing
+  ASSERT_TRUE(
+      SetOptionFromText(options, *FindOption("movetime"), "1").ok());
+  EXPECT_TRUE(options.movetime_set);
 }
 
 TEST(SessionTest, AnalyzeStreamsInfoUntilTheNextLineWhichIsThenHandled) {

@@ -2,7 +2,9 @@
 // check key, full arenas, and compaction keeping only what a root reaches.
 #include "search/graph.h"
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "engine/notation.h"
@@ -31,10 +33,7 @@ void Link(Graph& g, NodeId parent, const std::vector<NodeId>& children,
     e.child.store(children[i]);
     e.visits.store(visits[i]);
   }
-  Node& n = g.node(parent);
-  n.edge_begin.store(static_cast<uint32_t>(begin));
-  n.num_edges.store(static_cast<uint16_t>(children.size()));
-  n.expand_state.store(ExpandState::kExpanded);
+  g.AttachEdges(g.node(parent), begin, static_cast<int>(children.size()));
 }
 
 TEST(GraphTest, InsertThenFindByKeyAndCheck) {
@@ -126,13 +125,91 @@ TEST(GraphTest, CompactKeepsExactlyWhatTheNewRootReaches) {
   ASSERT_NE(b, kNoNode);
   Node& n = g.node(new_root);
   ASSERT_EQ(n.num_edges.load(), 2);
-  EXPECT_EQ(g.edges(n)[0].child.load(), a);
-  EXPECT_EQ(g.edges(n)[1].child.load(), b);
-  EXPECT_EQ(g.edges(n)[0].visits.load(), 2);
-  EXPECT_EQ(g.edges(n)[1].visits.load(), 3);
+  EXPECT_EQ(g.edge(n, 0).child.load(), a);
+  EXPECT_EQ(g.edge(n, 1).child.load(), b);
+  EXPECT_EQ(g.edge(n, 0).visits.load(), 2);
+  EXPECT_EQ(g.edge(n, 1).visits.load(), 3);
   // The freed space is used again.
   EXPECT_NE(AddNode(g, 7, 7), kNoNode);
   EXPECT_EQ(g.Stats().nodes, 4);
+}
+
+TEST(GraphTest, RecyclingDropsTheLeastVisitedLinksAndRefreshesBottomUp) {
+  Graph g(kOneMb);
+  const NodeId root = AddNode(g, 1, 1);
+  const NodeId a = AddNode(g, 2, 2), b = AddNode(g, 3, 3);
+  const NodeId c = AddNode(g, 4, 4), d = AddNode(g, 5, 5);
+  const NodeId e = AddNode(g, 6, 6), f = AddNode(g, 7, 7);
+  AddNode(g, 8, 8);  // unreachable
+  g.node(d).proof.store(Proof::kDecided);
+  Link(g, root, {a, b}, {9, 1});  // the root's links are all kept
+  Link(g, a, {c, d, f}, {6, 1, 1});  // d is proven: kept however visited
+  Link(g, b, {e}, {1});
+  // Room for 5 of the 8 nodes: links need 2 visits (or a proof) to stay.
+  const double share = 5.5 / static_cast<double>(g.Stats().node_capacity);
+  std::vector<uint64_t> refreshed;
+  const RecycleReport report = g.Recycle(root, share, [&](Node& n) {
+    refreshed.push_back(n.key);
+    int32_t weight = 1;
+    for (int i = 0; i < n.num_edges.load(); ++i) {
+      weight += g.edge(n, i).visits.load();
+    }
+    n.weight.store(weight);
+  });
+  EXPECT_EQ(report.nodes_before, 8);
+  EXPECT_EQ(report.nodes_after, 5);
+  EXPECT_EQ(report.min_visits, 2);
+  EXPECT_EQ(g.Find(1, 1), report.root);
+  for (uint64_t kept : {2, 3, 4, 5}) EXPECT_NE(g.Find(kept, kept), kNoNode);
+  for (uint64_t gone : {6, 7, 8}) EXPECT_EQ(g.Find(gone, gone), kNoNode);
+  // A dropped link keeps its move but no child and no visits.
+  Node& new_a = g.node(g.Find(2, 2));
+  ASSERT_EQ(new_a.num_edges.load(), 3);
+  EXPECT_EQ(g.edge(new_a, 0).child.load(), g.Find(4, 4));
+  EXPECT_EQ(g.edge(new_a, 1).child.load(), g.Find(5, 5));
+  EXPECT_EQ(g.edge(new_a, 2).child.load(), kNoNode);
+  EXPECT_EQ(g.edge(new_a, 2).visits.load(), 0);
+  EXPECT_EQ(g.edge(new_a, 2).move, Move::Place(2));
+  EXPECT_EQ(new_a.weight.load(), 1 + 6 + 1);
+  EXPECT_EQ(g.node(g.Find(3, 3)).weight.load(), 1);
+  // Every kept node once, children before parents.
+  ASSERT_EQ(refreshed.size(), 5u);
+  auto at = [&refreshed](uint64_t key) {
+    return std::find(refreshed.begin(), refreshed.end(), key) -
+           refreshed.begin();
+  };
+  EXPECT_LT(at(4), at(2));
+  EXPECT_LT(at(5), at(2));
+  EXPECT_LT(at(2), at(1));
+  EXPECT_LT(at(3), at(1));
+}
+
+TEST(GraphTest, ChunksOfEdgesAreAddressedWhereverTheyLie) {
+  Graph g(kOneMb);
+  Node& n = g.node(AddNode(g, 1, 1));
+  n.num_moves.store(30);
+  // Three chunks, allocated apart, with other edges in between.
+  int64_t begin[kNumChunks];
+  for (int k = 0; k < kNumChunks; ++k) {
+    begin[k] = g.AllocateEdges(ChunkSize(k, 30));
+    ASSERT_GE(g.AllocateEdges(3), 0);
+    for (int i = 0; i < ChunkSize(k, 30); ++i) {
+      g.edge(begin[k] + i).Init(Move::Place(kChunkStart[k] + i), 0, 0);
+    }
+    g.AttachChunk(n, k, begin[k], kChunkStart[k] + ChunkSize(k, 30));
+  }
+  EXPECT_EQ(ChunkSize(0, 30), 4);
+  EXPECT_EQ(ChunkSize(1, 30), 16);
+  EXPECT_EQ(ChunkSize(2, 30), 10);
+  EXPECT_EQ(ChunkSize(1, 3), 0);
+  ASSERT_EQ(n.num_edges.load(), 30);
+  for (int i = 0; i < 30; ++i) EXPECT_EQ(g.edge(n, i).move, Move::Place(i));
+  // Compaction moves the chunks together and keeps them addressable.
+  const NodeId moved = g.Compact(g.Find(1, 1));
+  EXPECT_EQ(g.Stats().edges, 30);
+  for (int i = 0; i < 30; ++i) {
+    EXPECT_EQ(g.edge(g.node(moved), i).move, Move::Place(i));
+  }
 }
 
 }  // namespace

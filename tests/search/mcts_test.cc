@@ -3,9 +3,16 @@
 // tests named Threaded* also run under ThreadSanitizer in CI).
 #include "search/mcts.h"
 
+#include <atomic>
 #include <chrono>
+#include <map>
+#include <memory>
+#include <set>
+#include <span>
+#include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "engine/movegen.h"
@@ -154,20 +161,163 @@ TEST(MctsTest, SameSeedAndVisitsGiveTheSameSearch) {
   EXPECT_EQ(a.last_nodes_visited(), b.last_nodes_visited());
 }
 
-TEST(MctsTest, MemoryStaysWithinHashAndSearchGoesOnWhenFull) {
+// What a walk of the graph from the root found wrong, if anything: every
+// reachable node must be the position its path leads to, hold edges only
+// for distinct legal moves (tried ones first, none with visits but no
+// child), no pending virtual loss, a win rate in 0..1, and counts that add
+// up: its value weighs its edges' visits, and the root's edges count
+// `root_visits` playouts.
+struct GraphAudit {
+  int64_t nodes = 0;
+  std::vector<std::string> errors;
+};
+GraphAudit AuditGraph(Graph& graph, const Position& root_pos,
+                      int64_t root_visits, bool one_thread = true) {
+  GraphAudit audit;
+  const NodeId root = graph.Find(root_pos.hash(), PositionCheck(root_pos));
+  if (root == kNoNode) {
+    audit.errors.push_back("no root");
+    return audit;
+  }
+  std::map<NodeId, Position> seen;
+  std::vector<std::pair<NodeId, Position>> stack = {{root, root_pos}};
+  seen.emplace(root, root_pos);
+  while (!stack.empty()) {
+    const auto [id, pos] = stack.back();
+    stack.pop_back();
+    ++audit.nodes;
+    Node& n = graph.node(id);
+    auto fail = [&](const std::string& what) {
+      audit.errors.push_back(PositionString(pos) + ": " + what);
+    };
+    if (n.key != pos.hash() || n.check != PositionCheck(pos)) fail("wrong key");
+    const int edges = n.num_edges.load();
+    const int tried = n.tried.load();
+    if (edges > 0) {
+      MoveList legal;
+      GenerateMoves(pos, legal);
+      if (n.num_moves.load() != legal.size()) fail("wrong move count");
+    }
+    if (edges > n.num_moves.load()) fail("more edges than moves");
+    std::set<std::string> moves;
+    int64_t out = 0;
+    for (int i = 0; i < edges; ++i) {
+      Edge& e = graph.edge(n, i);
+      if (!Legal(pos, e.move)) fail("illegal edge " + MoveName(e.move));
+      if (!moves.insert(MoveName(e.move)).second) fail("duplicate edge");
+      if (e.virtual_loss.load() != 0) fail("virtual loss left");
+      const int32_t v = e.visits.load();
+      if (v < 0) fail("negative visits");
+      out += v;
+      const NodeId child = e.child.load();
+      if (i >= tried && (v != 0 || child != kNoNode)) fail("untried edge used");
+      if (child == kNoNode) {
+        if (v != 0) fail("visits without a child");
+        continue;
+      }
+      if (seen.count(child)) continue;
+      Position next = pos;
+      next.Play(e.move);
+      seen.emplace(child, next);
+      stack.push_back({child, next});
+    }
+    // One thread: a value weighs exactly its edges' visits (more threads may
+    // lose a weight update to a race, never add one).
+    const int32_t weight = n.weight.load();
+    if (weight > 1 + out || (one_thread && n.proof.load() == Proof::kNone &&
+                             weight != 1 + out)) {
+      fail("value weighs " + std::to_string(weight) + " for " +
+           std::to_string(out) + " visits");
+    }
+    if (id == root && out != root_visits) {
+      fail("root edges count " + std::to_string(out));
+    }
+    const Value q = n.q.Load();
+    for (int p = 0; p < pos.num_players(); ++p) {
+      if (!(q.win[p] >= -1e-4f && q.win[p] <= 1 + 1e-4f)) {
+        fail("win rate " + std::to_string(q.win[p]));
+      }
+    }
+  }
+  return audit;
+}
+
+// Counts the leaf evaluations (value only) and prior requests that reach
+// the classic evaluation it wraps: a search may be given any Evaluator.
+class CountingEvaluator : public Evaluator {
+ public:
+  Value Evaluate(const Position& pos, std::span<const Move> moves,
+                 std::span<float> priors) const override {
+    (moves.empty() ? leaves : prior_calls).fetch_add(1);
+    return inner_.Evaluate(pos, moves, priors);
+  }
+  mutable std::atomic<int64_t> leaves{0}, prior_calls{0};
+
+ private:
+  ClassicEvaluator inner_;
+};
+
+TEST(MctsTest, MemoryStaysWithinHashAndAFullGraphIsRecycled) {
   const Position pos = BenchStart(BenchPositions()[0]);
   MctsSearcher searcher(Options(20000, 1, /*hash_mb=*/1));
   const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
   const GraphStats s = searcher.graph_stats();
   EXPECT_LE(s.bytes, 1 << 20);
-  // It did fill up: no room for another node, or for another full list of
-  // edges.
-  EXPECT_TRUE(s.nodes == s.node_capacity ||
-              s.edges + MoveList::kCapacity > s.edge_capacity);
+  EXPECT_GE(searcher.last_recycles(), 2);  // it filled, and went on
   EXPECT_LE(s.nodes, s.node_capacity);
   EXPECT_LE(s.edges, s.edge_capacity);
   EXPECT_EQ(r.info.total_visits, 20000);
   EXPECT_TRUE(Legal(pos, r.best));
+}
+
+TEST(MctsTest, RecyclingManyTimesKeepsEveryReachableNodeConsistent) {
+  for (int index : {0, 5, 9}) {  // opening, middle game, four players
+    const Position pos = BenchStart(BenchPositions()[index]);
+    MctsSearcher searcher(Options(30000, 1, /*hash_mb=*/1));
+    const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
+    EXPECT_GE(searcher.last_recycles(), 3) << index;
+    const GraphAudit audit =
+        AuditGraph(searcher.graph(), pos, r.info.total_visits);
+    EXPECT_GT(audit.nodes, 100) << index;
+    EXPECT_TRUE(audit.errors.empty())
+        << index << ": " << audit.errors.size() << " errors, first "
+        << audit.errors.front();
+  }
+}
+
+TEST(MctsTest, EveryCountedVisitEvaluatedALeaf) {
+  // The opening: no playout can reach a finished or proven position, so
+  // every counted playout must have evaluated one new leaf (the root is
+  // the one more), however often the full 1 MB graph is recycled.
+  const Position pos = BenchStart(BenchPositions()[0]);
+  auto counting = std::make_shared<CountingEvaluator>();
+  MctsConfig config;
+  config.evaluator = counting;
+  MctsSearcher searcher(Options(20000, 1, /*hash_mb=*/1), config);
+  const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
+  ASSERT_GE(searcher.last_recycles(), 2);
+  EXPECT_EQ(r.info.total_visits, 20000);
+  EXPECT_EQ(counting->leaves.load(), r.info.total_visits + 1);
+  EXPECT_GT(counting->prior_calls.load(), 0);
+  const GraphAudit audit = AuditGraph(searcher.graph(), pos, 20000);
+  EXPECT_TRUE(audit.errors.empty()) << audit.errors.front();
+}
+
+TEST(MctsTest, ASearchOnOneMegabytePlaysAWholeGameLegally) {
+  Position pos = BenchStart(BenchPositions()[0]);
+  // 2500 playouts a move fill 1 MB within most searches.
+  MctsSearcher searcher(Options(2500, 1, /*hash_mb=*/1));
+  int plies = 0;
+  int64_t recycles = 0;
+  while (!IsGameOver(pos)) {
+    const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
+    ASSERT_TRUE(Legal(pos, r.best)) << plies << " " << MoveName(r.best);
+    recycles += searcher.last_recycles();
+    pos.Play(r.best);
+    ASSERT_LT(++plies, 400);
+  }
+  EXPECT_GT(plies, 20);
+  EXPECT_GT(recycles, 0);
 }
 
 // Searches the middle-game bench position with `visits`, plays the first
@@ -191,8 +341,8 @@ TwoSearches SearchAgainTwoMovesLater(int64_t visits, int hash_mb) {
 }
 
 TEST(MctsTest, KeepsTheGraphBelowThePlayedMoves) {
-  // A small hash, so that the graph is crowded and gets compacted.
-  const TwoSearches r = SearchAgainTwoMovesLater(1500, /*hash_mb=*/1);
+  // A small hash, so that the graph is crowded and gets recycled.
+  const TwoSearches r = SearchAgainTwoMovesLater(3000, /*hash_mb=*/1);
   int64_t kept_visits = 0;
   for (const Candidate& c : r.second.info.candidates) kept_visits += c.visits;
   EXPECT_GT(kept_visits, 1);                           // reused what it knew
@@ -241,8 +391,9 @@ TEST(MctsTest, KeepsToTheClock) {
 TEST(MctsTest, ClockWinsOverALongerMoveTime) {
   const Position pos = BenchStart(BenchPositions()[5]);
   SearchOptions o = Options(0);
-  o.movetime_s = 1;  // the protocol's default
-  MctsSearcher searcher(o);
+  o.movetime_s = 1;
+  o.movetime_set = true;  // the user's: it caps the clock, but a shorter
+  MctsSearcher searcher(o);  // clock still wins
   Limits limits;
   limits.clock.main_s = 0.5;
   EXPECT_LT(TimedSearch(searcher, pos, limits).second, 0.5 * 0.4 + 0.05);
@@ -294,6 +445,18 @@ TEST(MctsThreadedTest, ThreadedGameReusesTheGraph) {
     ASSERT_TRUE(Legal(pos, r.best)) << MoveName(r.best);
     pos.Play(r.best);
   }
+}
+
+TEST(MctsThreadedTest, ThreadedSearchRecyclesAFullGraph) {
+  const Position pos = BenchStart(BenchPositions()[5]);
+  MctsSearcher searcher(Options(12000, 2, /*hash_mb=*/1));
+  const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
+  EXPECT_TRUE(Legal(pos, r.best));
+  EXPECT_EQ(r.info.total_visits, 12000);
+  EXPECT_GE(searcher.last_recycles(), 1);
+  const GraphAudit audit =
+      AuditGraph(searcher.graph(), pos, 12000, /*one_thread=*/false);
+  EXPECT_TRUE(audit.errors.empty()) << audit.errors.front();
 }
 
 TEST(MctsThreadedTest, ThreadedInfiniteAnalysisStops) {

@@ -39,10 +39,8 @@ class TreePolicyTest : public ::testing::Test {
       e.child.store(children[i]);
     }
     Node& n = graph_.node(parent);
-    n.edge_begin.store(static_cast<uint32_t>(begin));
-    n.num_edges.store(static_cast<uint16_t>(children.size()));
+    graph_.AttachEdges(n, begin, static_cast<int>(children.size()));
     n.tried.store(TriedPrefix(children));
-    n.expand_state.store(ExpandState::kExpanded);
   }
   // As if selection had chosen every edge up to the last with a child.
   static uint16_t TriedPrefix(const std::vector<NodeId>& children) {
@@ -53,7 +51,7 @@ class TreePolicyTest : public ::testing::Test {
     return tried;
   }
   Edge& EdgeOf(NodeId parent, int i) {
-    return graph_.edges(graph_.node(parent))[i];
+    return graph_.edge(graph_.node(parent), i);
   }
 
   Graph graph_{size_t{1} << 20};

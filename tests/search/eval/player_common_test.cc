@@ -26,11 +26,23 @@ TEST(ExpectedTurnsLeftTest, CountsTheWallsAndPlacementsStillToCome) {
   EXPECT_EQ(ExpectedTurnsLeft(walled), 6);
 }
 
-TEST(MoveTimeBudgetTest, TheShorterOfMoveTimeAndClockWins) {
+TEST(MoveTimeBudgetTest, AClockIgnoresAMoveTimeTheUserDidNotSet) {
+  SearchOptions options;
+  options.movetime_s = 1;  // the protocol's default, not the user's
+  Limits limits;
+  limits.clock.main_s = 100;
+  EXPECT_NEAR(MoveTimeBudget(options, limits, FourStoneStart()),
+              100.0 / 23 - kMargin, 1e-9);
+  EXPECT_EQ(EffectiveMoveTime(options, limits), 0);
+  EXPECT_EQ(EffectiveMoveTime(options, Limits{}), 1);
+}
+
+TEST(MoveTimeBudgetTest, TheShorterOfTheUsersMoveTimeAndClockWins) {
   SearchOptions options;
   Limits limits;
   limits.clock.main_s = 100;
   options.movetime_s = 1.5;
+  options.movetime_set = true;
   EXPECT_EQ(MoveTimeBudget(options, limits, FourStoneStart()), 1.5);
   // 5 s of main time over 23 turns left is far below the 1.5 s move time.
   limits.clock.main_s = 5;

@@ -1,0 +1,25 @@
+// What the search asks of a position it expands: a value for every player
+// and prior probabilities for the moves it may try. The classic evaluation
+// (reachability) and the learned network both implement it, so the search
+// never knows which one it uses.
+#pragma once
+
+#include <span>
+
+#include "engine/position.h"
+#include "search/value.h"
+
+namespace wallgo::search {
+
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  // The value of `pos` for every player. When `moves` is not empty (legal
+  // moves of `pos`, in any order), also writes their priors, summing to 1,
+  // into `priors` (same size as `moves`). Called by many search threads at
+  // once, so it must be thread-safe.
+  virtual Value Evaluate(const Position& pos, std::span<const Move> moves,
+                         std::span<float> priors) const = 0;
+};
+
+}  // namespace wallgo::search

@@ -1,0 +1,118 @@
+// The classic evaluation behind the Evaluator interface: values, and the
+// priors of every kind (the grouped one must really share evaluations).
+#include "search/classic_evaluator.h"
+
+#include <bit>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <tuple>
+#include <vector>
+
+#include "engine/movegen.h"
+#include "engine/regions.h"
+#include "gtest/gtest.h"
+#include "search/bench.h"
+
+namespace wallgo::search {
+namespace {
+
+struct Priors {
+  Value value;
+  std::vector<Move> moves;
+  std::vector<float> priors;
+};
+
+Priors Ask(const ClassicEvaluator& evaluator, const Position& pos) {
+  MoveList list;
+  GenerateMoves(pos, list);
+  Priors p;
+  p.moves.assign(list.begin(), list.end());
+  p.priors.assign(list.size(), -1.0f);
+  p.value = evaluator.Evaluate(pos, p.moves, p.priors);
+  return p;
+}
+
+const Position& Middle() {
+  static const Position pos = BenchStart(BenchPositions()[5]);
+  return pos;
+}
+
+TEST(ClassicEvaluatorTest, PriorsOfEveryKindAreAProbability) {
+  for (PriorKind kind :
+       {PriorKind::kGrouped, PriorKind::kChildEval, PriorKind::kUniform}) {
+    ClassicEvaluatorConfig config;
+    config.prior = kind;
+    const Priors p = Ask(ClassicEvaluator(config), Middle());
+    ASSERT_GT(p.moves.size(), 10u);
+    for (float x : p.priors) EXPECT_GT(x, 0.0f);
+    EXPECT_NEAR(std::accumulate(p.priors.begin(), p.priors.end(), 0.0), 1.0,
+                1e-4);
+  }
+}
+
+TEST(ClassicEvaluatorTest, AValueIsTheSameWithOrWithoutMovesAndEveryTime) {
+  const ClassicEvaluator evaluator;
+  const Value alone = evaluator.Evaluate(Middle(), {}, {});
+  const Priors with = Ask(evaluator, Middle());
+  for (int p = 0; p < 2; ++p) {
+    EXPECT_EQ(alone.win[p], with.value.win[p]);
+    EXPECT_EQ(alone.margin[p], with.value.margin[p]);
+  }
+  EXPECT_NEAR(alone.win[0] + alone.win[1], 1.0f, 1e-5);
+}
+
+TEST(ClassicEvaluatorTest, AFinishedGameIsValuedByTheRules) {
+  Position pos = Middle();
+  MoveList moves;
+  while (!IsGameOver(pos)) {
+    GenerateMoves(pos, moves);
+    pos.Play(moves[0]);
+  }
+  const Value v = ClassicEvaluator().Evaluate(pos, {}, {});
+  const Value exact = FinishedValue(pos);
+  const unsigned winners = ComputeResult(pos).winners;
+  for (int p = 0; p < 2; ++p) {
+    EXPECT_EQ(v.win[p], exact.win[p]);
+    EXPECT_EQ(v.win[p], (winners >> p & 1) ? 1.0f / std::popcount(winners)
+                                           : 0.0f);
+  }
+}
+
+TEST(ClassicEvaluatorTest, GroupedPriorsShareOneEvaluationPerDestination) {
+  ClassicEvaluatorConfig grouped;
+  grouped.prior = PriorKind::kGrouped;
+  grouped.refined_groups = 2;
+  const Priors p = Ask(ClassicEvaluator(grouped), Middle());
+  ClassicEvaluatorConfig child;
+  child.prior = PriorKind::kChildEval;
+  const Priors exact = Ask(ClassicEvaluator(child), Middle());
+  // Moves of one stone to one cell: one prior, unless the group is one of
+  // the two refined (best) ones, whose walls were all evaluated.
+  std::map<std::tuple<int, int, int>, std::vector<int>> groups;
+  for (size_t i = 0; i < p.moves.size(); ++i) {
+    const Move m = p.moves[i];
+    groups[{static_cast<int>(m.kind), m.from, m.to}].push_back(i);
+  }
+  ASSERT_LT(groups.size(), p.moves.size());  // some groups have several walls
+  int shared = 0, refined = 0;
+  for (const auto& [key, members] : groups) {
+    if (members.size() < 2) continue;
+    bool all_equal = true;
+    for (int i : members) all_equal &= p.priors[i] == p.priors[members[0]];
+    // A refined group's priors are the full evaluation's, rescaled.
+    const float scale = p.priors[members[0]] / exact.priors[members[0]];
+    bool all_exact = true;
+    for (int i : members) {
+      all_exact &= std::abs(p.priors[i] / exact.priors[i] - scale) < 1e-3 * scale;
+    }
+    if (all_equal) ++shared;
+    if (all_exact && !all_equal) ++refined;
+    EXPECT_TRUE(all_equal || all_exact);
+  }
+  EXPECT_GT(shared, 0);
+  EXPECT_LE(refined, 2);
+}
+
+}  // namespace
+}  // namespace wallgo::search
