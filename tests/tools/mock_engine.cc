@@ -4,6 +4,7 @@
 // garbage or an illegal move, print extra lines, answer the wrong id, be
 // slow, resign, hang on or refuse a `play`, die at start, or flood its standard
 // error. Counters ("the N-th genmove") run over the life of the process.
+#include <poll.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -107,6 +108,8 @@ class MockEngine {
     }
     if (name == "play") return Play(id, args);
     if (name == "genmove") return Genmove(id);
+    if (name == "analyze") return Analyze(id, args);
+    if (name == "set_option") return Answer(id, true, "");
     if (name == "name") return Answer(id, true, "mock");
     if (name == "protocol_version") return Answer(id, true, "2");
     if (name == "time_settings" || name == "time_left" || name == "quit") {
@@ -146,6 +149,28 @@ class MockEngine {
       game_->Play(game_->position().to_move(), move).IgnoreError();
     }
     Answer(answer_id, true, wallgo::MoveName(move));
+  }
+
+  // Streams `info` lines for the first three legal moves every INTERVAL
+  // centiseconds until an input line is waiting, as PROTOCOL.md's analyze.
+  void Analyze(const std::string& id, const std::vector<std::string>& args) {
+    const int interval_cs = args.empty() ? 100 : std::atoi(args[0].c_str());
+    if (!game_ || interval_cs <= 0) return Answer(id, false, "syntax error");
+    std::cout << "=" << id << "\n" << std::flush;
+    wallgo::MoveList moves;
+    if (!game_->is_over()) wallgo::GenerateMoves(game_->position(), moves);
+    for (int round = 1;; ++round) {
+      for (int i = 0; i < static_cast<int>(moves.size()) && i < 3; ++i) {
+        const std::string name = wallgo::MoveName(moves[i]);
+        std::cout << "info move " << name << " visits " << round * (30 - i)
+                  << " winrate 0." << (6 - i) << " score " << (3 - i) << " pv "
+                  << name << "\n";
+      }
+      std::cout << std::flush;
+      pollfd input{STDIN_FILENO, POLLIN, 0};
+      if (poll(&input, 1, interval_cs * 10) != 0) break;
+    }
+    std::cout << "\n" << std::flush;
   }
 
   static void Sleep(int ms) {

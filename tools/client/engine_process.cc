@@ -249,26 +249,72 @@ Reply EngineProcess::ReadLine(SteadyClock::time_point deadline,
   }
 }
 
-Reply EngineProcess::Ask(std::string_view command,
-                         SteadyClock::time_point deadline) {
+Reply EngineProcess::SendAndReadHead(std::string_view command,
+                                     SteadyClock::time_point deadline) {
   if (!alive()) return Failure(Fault::kCrash, "not running");
   const int id = next_id_++;
   Reply reply =
       Write(absl::StrCat(id, " ", std::string(command), "\n"), deadline);
   if (reply.fault != Fault::kNone) return reply;
   std::string line;
+  // The command just sent ends an open stream: drop the rest of it.
+  while (streaming_) {
+    reply = ReadLine(deadline, line);
+    if (reply.fault != Fault::kNone) return reply;
+    if (line.empty()) streaming_ = false;
+  }
   do {  // empty lines before an answer are tolerated, as GTP controllers do
     reply = ReadLine(deadline, line);
     if (reply.fault != Fault::kNone) return reply;
   } while (line.empty());
   const std::string bad = ParseAnswerHead(line, id, reply);
   if (!bad.empty()) return Failure(Fault::kFraming, bad);
+  return reply;
+}
+
+Reply EngineProcess::Ask(std::string_view command,
+                         SteadyClock::time_point deadline) {
+  Reply reply = SendAndReadHead(command, deadline);
+  if (reply.fault != Fault::kNone) return reply;
+  std::string line;
   for (;;) {
     Reply next = ReadLine(deadline, line);
     if (next.fault != Fault::kNone) return next;
     if (line.empty()) return reply;
     absl::StrAppend(&reply.text, "\n", line);
   }
+}
+
+Reply EngineProcess::StartStream(std::string_view command,
+                                 SteadyClock::time_point deadline) {
+  Reply reply = SendAndReadHead(command, deadline);
+  // A failure ('?') is a whole answer: its empty line ends it at once.
+  if (reply.fault == Fault::kNone) streaming_ = true;
+  if (reply.fault == Fault::kNone && !reply.success) {
+    StreamLine rest;
+    do rest = ReadStream(deadline);
+    while (rest.reply.fault == Fault::kNone && !rest.ended && !rest.idle);
+    if (rest.reply.fault != Fault::kNone) return rest.reply;
+  }
+  return reply;
+}
+
+EngineProcess::StreamLine EngineProcess::ReadStream(
+    SteadyClock::time_point deadline) {
+  StreamLine out;
+  if (!streaming_) {
+    out.ended = true;
+    return out;
+  }
+  out.reply = ReadLine(deadline, out.line);
+  if (out.reply.fault == Fault::kTimeout) {
+    out.reply = Reply{};
+    out.idle = true;
+  } else if (out.reply.fault == Fault::kNone && out.line.empty()) {
+    streaming_ = false;
+    out.ended = true;
+  }
+  return out;
 }
 
 bool EngineProcess::HasExited() const {

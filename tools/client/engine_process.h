@@ -1,8 +1,9 @@
-// An engine as a child process (shared by the referee and the GUI) spoken to over pipes with the text protocol's
-// framing (PROTOCOL.md), with a deadline on every exchange. The referee trusts
-// no engine: every way an engine can misbehave (exit, close its output, stay
-// silent, print lines that are not answers, answer another command's id) is
-// reported as a Fault, never as an exception or a hang of the referee.
+// An engine as a child process (shared by the referee and the GUI) spoken to
+// over pipes with the text protocol's framing (PROTOCOL.md), with a deadline on
+// every exchange. The referee trusts no engine: every way an engine can
+// misbehave (exit, close its output, stay silent, print lines that are not
+// answers, answer another command's id) is reported as a Fault, never as an
+// exception or a hang of the referee.
 #pragma once
 
 #include <sys/types.h>
@@ -66,7 +67,24 @@ class EngineProcess {
   // Sends `command` with a fresh id and reads its answer, all before
   // `deadline`. After any fault the process is of no further use: callers
   // Kill it.
+  // While a stream is open, the command also ends it: the rest of the
+  // stream is read and dropped before the command's own answer.
   Reply Ask(std::string_view command, SteadyClock::time_point deadline);
+
+  // Streamed commands (`analyze`, `genmove_analyze`): the answer's first
+  // line comes at once and further lines follow until the empty line, which
+  // the engine prints after the next command arrives (PROTOCOL.md). Sends
+  // `command` and reads the first line; the stream is open on success.
+  Reply StartStream(std::string_view command, SteadyClock::time_point deadline);
+  // The next line of the open stream, waiting until `deadline`.
+  struct StreamLine {
+    Reply reply;         // a fault, or kNone
+    bool ended = false;  // the empty line came: the stream is closed
+    bool idle = false;   // no line by the deadline (not a fault)
+    std::string line;
+  };
+  StreamLine ReadStream(SteadyClock::time_point deadline);
+  bool streaming() const { return streaming_; }
 
   // Asks the engine to quit and waits up to `grace` for it, then kills it.
   void Quit(std::chrono::milliseconds grace);
@@ -78,6 +96,10 @@ class EngineProcess {
  private:
   EngineProcess(pid_t pid, int in_fd, int out_fd, int err_fd,
                 const std::string& name, EngineLog* log);
+  // Sends `command` with a fresh id, ends an open stream, and reads and
+  // checks the first line of the answer into `reply`.
+  Reply SendAndReadHead(std::string_view command,
+                        SteadyClock::time_point deadline);
   // Writes all of `data` before the deadline.
   Reply Write(std::string_view data, SteadyClock::time_point deadline);
   // The next line of standard output (without '\n' and '\r').
@@ -93,7 +115,8 @@ class EngineProcess {
   int in_fd_, out_fd_, err_fd_;
   std::string name_;
   EngineLog* log_;
-  std::string pending_;  // standard output read but not yet consumed
+  std::string pending_;     // standard output read but not yet consumed
+  bool streaming_ = false;  // a streamed answer has not ended yet
   int next_id_ = 1;
   std::atomic<bool> stop_drain_{false};
   std::thread drainer_;

@@ -46,9 +46,7 @@ struct MergeCommand {
 absl::StatusOr<MergeCommand> ParseMergeCommand(
     const std::vector<std::string>& args);
 
-// "name=NAME:CMD" or a bare command (named after its program); a name that
-// is taken gets "-2", "-3", ...
-std::vector<EngineSpec> NameEngines(const std::vector<std::string>& specs);
+using client::NameEngines;  // shared with the GUI (tools/client)
 
 std::string Usage();
 

@@ -8,14 +8,12 @@
 #include <vector>
 
 #include "engine/types.h"
+#include "tools/client/engine_spec.h"
 #include "tools/referee/stats.h"
 
 namespace wallgo::referee {
 
-struct EngineSpec {
-  std::string name;     // unique within the match
-  std::string command;  // a shell command line
-};
+using client::EngineSpec;  // shared with the GUI (tools/client)
 
 // What happens to a player whose engine does not answer genmove in time.
 enum class TimeoutRule {

@@ -1,0 +1,431 @@
+// The GUI's bridge without a browser: the game model, the messages from the
+// page (a bad one gets a clear error and changes nothing), engines that play,
+// analyse, crash, hang or answer garbage (the mock engine), and the command
+// line.
+#include "tools/gui/bridge.h"
+
+#include <signal.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "engine/notation.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tools/gui/cli.h"
+#include "tools/gui/engine_worker.h"
+#include "tools/gui/gui_game.h"
+
+namespace wallgo::gui {
+namespace {
+
+using nlohmann::json;
+
+Position Start(const std::string& rules = "") {
+  return *Position::Start(*ParseRules(rules));
+}
+
+Move M(const std::string& token) { return *ParseMove(token); }
+
+TEST(GuiGameTest, PlayUndoGotoAndContinueFromAnEarlierPly) {
+  GuiGame game(Start());
+  for (const char* token : {"d4", "c3", "e5", "a1", "b2b3n"}) {
+    ASSERT_TRUE(game.Play(M(token)).ok()) << token;
+  }
+  EXPECT_EQ(game.moves().size(), 5u);
+  EXPECT_EQ(game.moves()[1].colour, Colour::kBlue);
+  EXPECT_FALSE(game.Play(M("b2b3n")).ok());  // changes nothing
+  EXPECT_EQ(game.moves().size(), 5u);
+  ASSERT_TRUE(game.Goto(2).ok());
+  EXPECT_FALSE(game.at_end());
+  EXPECT_EQ(game.shown().position().to_move(), Colour::kBlue);
+  EXPECT_FALSE(game.Goto(6).ok());
+  EXPECT_EQ(game.cursor(), 2);
+  // Another move at ply 2 drops the moves after it.
+  ASSERT_TRUE(game.Play(M("g7")).ok());
+  EXPECT_EQ(game.moves().size(), 3u);
+  EXPECT_TRUE(game.at_end());
+  ASSERT_TRUE(game.Undo().ok());
+  EXPECT_EQ(game.moves().size(), 2u);
+  EXPECT_EQ(MoveName(game.moves().back().move), "c3");
+}
+
+TEST(GuiGameTest, FromMovesChecksEveryMoveAndItsColour) {
+  EXPECT_TRUE(GuiGame::FromMoves(Start(), {{Colour::kRed, M("d4")}}).ok());
+  const auto wrong_colour =
+      GuiGame::FromMoves(Start(), {{Colour::kBlue, M("d4")}});
+  ASSERT_FALSE(wrong_colour.ok());
+  EXPECT_TRUE(absl::StrContains(wrong_colour.status().message(), "red's turn"));
+  const auto illegal =
+      GuiGame::FromMoves(Start(), {{Colour::kRed, M("b2")}});  // b2 is taken
+  EXPECT_FALSE(illegal.ok());
+}
+
+TEST(GuiGameTest, BoardJsonHasWhatThePageDraws) {
+  // Red has walled b1 in alone: an owned region, shaded on the page.
+  const Position pos = *ParsePosition(
+      "players=2 setup=fourstone turn=blue red=a1,b2,d4,f6 blue=f2,c3,e5,b6 "
+      "red-walls=a1n,a1e blue-walls=c3n");
+  GuiGame game(pos);
+  const json board = BoardJson(game);
+  EXPECT_EQ(board["position"], PositionString(pos));
+  EXPECT_EQ(board["turn"], "blue");
+  EXPECT_EQ(board["phase"], "play");
+  EXPECT_EQ(board["stones"]["red"], json({"a1", "b2", "d4", "f6"}));
+  EXPECT_EQ(board["walls"].size(), 3u);
+  EXPECT_EQ(board["walls"][0], json({{"edge", "a1n"}, {"colour", "red"}}));
+  ASSERT_EQ(board["regions"].size(), 1u);
+  EXPECT_EQ(board["regions"][0]["owner"], "red");
+  EXPECT_EQ(board["regions"][0]["cells"], json({"a1"}));
+  EXPECT_EQ(board["scores"]["red"], 1);
+  EXPECT_EQ(board["wallsLeft"]["blue"], -1);
+  EXPECT_FALSE(board["legal"].empty());
+  for (const auto& token : board["legal"]) {
+    EXPECT_TRUE(CheckMove(pos, Colour::kBlue, M(token)).ok()) << token;
+  }
+  EXPECT_TRUE(board["result"].is_null());
+  EXPECT_TRUE(board["last"].is_null());
+  ASSERT_TRUE(game.Play(Move::Resign()).ok());
+  const json over = BoardJson(game);
+  EXPECT_EQ(over["phase"], "finished");
+  EXPECT_EQ(over["result"]["winners"], json({"red"}));
+  EXPECT_EQ(over["result"]["resigned"], "blue");
+  EXPECT_EQ(over["last"]["move"], "resign");
+  EXPECT_TRUE(over["legal"].empty());
+}
+
+TEST(InfoLineTest, ParsesCandidatesAndRefusesOtherLines) {
+  const auto c = ParseInfoLine(
+      "info move a1c1n visits 7375 winrate 0.3129 score -3.34 pv a1c1n e5f5n");
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->move, "a1c1n");
+  EXPECT_EQ(c->visits, 7375);
+  EXPECT_DOUBLE_EQ(c->winrate, 0.3129);
+  EXPECT_DOUBLE_EQ(c->score, -3.34);
+  EXPECT_EQ(c->pv, (std::vector<std::string>{"a1c1n", "e5f5n"}));
+  EXPECT_TRUE(
+      ParseInfoLine("info move d4 visits 3 lcb 0.1 winrate 0.5").has_value());
+  // A principal variation stops at the first word that is not a move.
+  EXPECT_EQ(ParseInfoLine("info move d4 visits 3 pv d4 <script> c3")->pv,
+            std::vector<std::string>{"d4"});
+  EXPECT_FALSE(ParseInfoLine("info visits 3 winrate 0.5").has_value());
+  EXPECT_FALSE(ParseInfoLine("info move zz9 visits 3").has_value());
+  EXPECT_FALSE(ParseInfoLine("info move d4 visits many").has_value());
+  EXPECT_FALSE(ParseInfoLine("play d4").has_value());
+}
+
+// A bridge whose published messages are kept, to wait on.
+class BridgeTest : public ::testing::Test {
+ protected:
+  void Make(std::vector<std::string> mock_flags, WorkerTimeouts timeouts = {}) {
+    std::vector<EngineSpec> engines;
+    for (size_t i = 0; i < mock_flags.size(); ++i) {
+      engines.push_back({i == 0 ? "mock" : absl::StrCat("mock", i + 1),
+                         absl::StrCat(MOCK_ENGINE, " ", mock_flags[i])});
+    }
+    BridgeOptions options;
+    options.timeouts = timeouts;
+    auto bridge =
+        Bridge::Create(engines, options, [this](const std::string& m) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          messages_.push_back(json::parse(m));
+          changed_.notify_all();
+        });
+    ASSERT_TRUE(bridge.ok()) << bridge.status();
+    bridge_ = std::move(*bridge);
+    WaitForState(
+        [](const json& s) {
+          for (const auto& e : s["engines"]) {
+            if (e["state"] != "ready") return false;
+          }
+          return true;
+        },
+        "engines ready");
+  }
+
+  json State() { return json::parse(bridge_->StateJson()); }
+
+  // Waits (up to 20 s) until the state satisfies `done`.
+  template <typename Pred>
+  json WaitForState(Pred done, const std::string& what) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    for (;;) {
+      size_t seen;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        seen = messages_.size();
+      }
+      const json state = State();
+      if (done(state)) return state;
+      // A message published after `seen` is not missed: the size changed.
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!changed_.wait_until(lock, deadline,
+                               [&] { return messages_.size() != seen; })) {
+        ADD_FAILURE() << "timed out waiting for " << what
+                      << "; state: " << state.dump();
+        return state;
+      }
+    }
+  }
+
+  // The last "analysis" message with candidates for ply `ply`.
+  json WaitForAnalysis(int ply) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      for (auto it = messages_.rbegin(); it != messages_.rend(); ++it) {
+        if ((*it)["type"] == "analysis" && (*it)["analysis"]["ply"] == ply)
+          return *it;
+      }
+      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout) {
+        ADD_FAILURE() << "no analysis of ply " << ply;
+        return json();
+      }
+    }
+  }
+
+  absl::Status Send(const json& message) {
+    return bridge_->Handle(message.dump());
+  }
+
+  // The state without what engines change on their own.
+  static json Stable(json state) {
+    state.erase("engines");
+    return state;
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<json> messages_;
+  std::unique_ptr<Bridge> bridge_;
+};
+
+TEST_F(BridgeTest, BadMessagesGetAClearErrorAndChangeNothing) {
+  Make({""});
+  ASSERT_TRUE(Send({{"type", "new"},
+                    {"seats", {{{"kind", "human"}}, {{"kind", "human"}}}}})
+                  .ok());
+  ASSERT_TRUE(Send({{"type", "move"}, {"move", "d4"}}).ok());
+  const json before = Stable(State());
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"not json", "JSON object"},
+      {"[1,2]", "JSON object"},
+      {R"({"kind":"move"})", "'type' must be a string"},
+      {R"({"type":"fly"})", "unknown message type 'fly'"},
+      {R"({"type":"move"})", "'move' must be a string"},
+      {R"({"type":"move","move":"zz"})", "bad move 'zz'"},
+      {R"({"type":"move","move":"d4"})", "illegal move"},
+      {R"({"type":"move","move":"resign"})", "resign"},
+      {R"({"type":"goto","ply":7})", "'ply' must be in 0..1"},
+      {R"({"type":"goto","ply":"1"})", "'ply' must be an integer"},
+      {R"({"type":"new","rules":"players=5"})", "players"},
+      {R"({"type":"new","seats":[{"kind":"human"}]})",
+       "'seats' must list 2 seats"},
+      {R"({"type":"new","seats":[{"kind":"engine","engine":"sh -c reboot"},{"kind":"human"}]})",
+       "no engine named 'sh -c reboot'"},
+      {R"({"type":"new","seats":[{"kind":"engine","engine":"mock","level":11},{"kind":"human"}]})",
+       "'level' must be in 1..10"},
+      {R"({"type":"new","seats":[{"kind":"engine","engine":"mock","movetime":-1},{"kind":"human"}]})",
+       "'movetime' must be in 0..3600"},
+      {R"({"type":"new","seats":[{"kind":"robot"},{"kind":"human"}]})", "kind"},
+      {R"({"type":"new","position":"players=2 red=b2,b2"})",
+       "invalid position"},
+      {R"({"type":"analysis","on":"yes"})", "'on' must be true or false"},
+      {R"({"type":"analysis","on":true,"engine":"other"})", "no engine named"},
+      {R"({"type":"restart","engine":"nobody"})", "no engine named"},
+      {R"({"type":"moves","moves":"d4 d4"})", "move 2 (d4)"},
+      {R"({"type":"records","text":"{\"game\":1}\n"})", "records line 1"},
+      {R"({"type":"records","text":""})", "no game records"},
+      {R"({"type":"record","index":0})", "no records loaded"},
+  };
+  for (const auto& [text, expected] : bad) {
+    const absl::Status status = bridge_->Handle(text);
+    EXPECT_FALSE(status.ok()) << text;
+    EXPECT_TRUE(absl::StrContains(status.message(), expected))
+        << text << " -> " << status.message();
+    EXPECT_EQ(Stable(State()), before) << text;
+  }
+}
+
+TEST_F(BridgeTest, TheEngineAnswersAPersonsMove) {
+  Make({"--seed 5 --delay-ms 200"});
+  // Default seats: a person plays red, the first engine blue.
+  const json start = State();
+  EXPECT_EQ(start["seats"][0]["kind"], "human");
+  EXPECT_EQ(start["seats"][1]["engine"], "mock");
+  ASSERT_TRUE(Send({{"type", "move"}, {"move", "d4"}}).ok());
+  // Blue places twice (fourstone order: red, blue, blue, red).
+  const json state =
+      WaitForState([](const json& s) { return s["moves"].size() == 3; },
+                   "two engine placements");
+  EXPECT_EQ(state["moves"][1]["colour"], "blue");
+  EXPECT_TRUE(state["moves"][1].contains("ms"));
+  EXPECT_EQ(state["board"]["turn"], "red");
+  // The play phase starts with red; while the engine thinks about its
+  // reply, blue's turn is not the person's to play.
+  ASSERT_TRUE(Send({{"type", "move"}, {"move", "a1"}}).ok());
+  ASSERT_TRUE(Send({{"type", "move"}, {"move", "a1a2n"}}).ok());
+  const absl::Status engines_turn = Send({{"type", "move"}, {"move", "f2f3n"}});
+  EXPECT_FALSE(engines_turn.ok());
+  EXPECT_TRUE(
+      absl::StrContains(engines_turn.message(), "played by the engine"));
+  WaitForState([](const json& s) { return s["moves"].size() == 6; },
+               "the reply");
+  // Undo goes back to the person's turn: the engine's reply and the move.
+  ASSERT_TRUE(Send({{"type", "undo"}}).ok());
+  const json undone = State();
+  EXPECT_EQ(undone["moves"].size(), 4u);
+  EXPECT_EQ(undone["board"]["turn"], "red");
+}
+
+TEST_F(BridgeTest, EngineVersusEngineAndThreePlayers) {
+  Make({"--seed 1", "--seed 2"});
+  ASSERT_TRUE(Send({{"type", "new"},
+                    {"rules", "players=3"},
+                    {"seats",
+                     {{{"kind", "engine"}, {"engine", "mock"}},
+                      {{"kind", "engine"}, {"engine", "mock2"}, {"level", 3}},
+                      {{"kind", "engine"},
+                       {"engine", "mock"},
+                       {"movetime", 0.5},
+                       {"clock", 60},
+                       {"increment", 2}}}}})
+                  .ok());
+  const json over = WaitForState(
+      [](const json& s) { return s["board"]["phase"] == "finished"; },
+      "the end");
+  // Green's clock: 60 s, 2 s more per move, less the time its moves took.
+  double left = 60;
+  for (const auto& m : over["moves"]) {
+    if (m["colour"] == "green") left += 2 - m["ms"].get<double>() / 1000;
+  }
+  EXPECT_NEAR(over["seats"][2]["clockLeft"].get<double>(), left, 1e-9);
+  EXPECT_GT(left, 60);
+  EXPECT_FALSE(over["seats"][0].contains("clockLeft"));
+  EXPECT_EQ(over["board"]["players"], 3);
+  EXPECT_FALSE(over["board"]["result"]["winners"].empty());
+  EXPECT_TRUE(over["board"]["breakersLeft"].contains("green"));
+}
+
+TEST_F(BridgeTest, AnEngineThatCrashesIsShownAndRestartedAndTheGameIsKept) {
+  Make({"--crash-at 2"});
+  ASSERT_TRUE(Send({{"type", "move"}, {"move", "d4"}}).ok());
+  const json failed = WaitForState(
+      [](const json& s) { return s["engines"][0]["state"] == "failed"; },
+      "the crash");
+  EXPECT_TRUE(absl::StrContains(
+      failed["engines"][0]["detail"].get<std::string>(), "crashed"));
+  EXPECT_TRUE(absl::StrContains(failed["event"].get<std::string>(),
+                                "restart the engine"));
+  EXPECT_EQ(failed["moves"].size(), 2u);  // d4 and the first placement: kept
+  // Moves can still be reviewed and the engine restarted.
+  ASSERT_TRUE(Send({{"type", "goto"}, {"ply", 1}}).ok());
+  ASSERT_TRUE(Send({{"type", "goto"}, {"ply", 2}}).ok());
+  ASSERT_TRUE(Send({{"type", "restart"}, {"engine", "mock"}}).ok());
+  const json resumed =
+      WaitForState([](const json& s) { return s["moves"].size() == 3; },
+                   "the move after the restart");
+  EXPECT_EQ(resumed["moves"][2]["colour"], "blue");
+  EXPECT_EQ(resumed["event"], "");
+}
+
+TEST_F(BridgeTest, GarbageAndHangsAreShownAsSuch) {
+  WorkerTimeouts fast;
+  fast.max_think_s = 0.3;
+  fast.margin_s = 0.2;
+  Make({"--garbage-at 1", "--hang-at 1"}, fast);
+  ASSERT_TRUE(Send({{"type", "move"}, {"move", "d4"}}).ok());
+  const json garbage = WaitForState(
+      [](const json& s) { return s["engines"][0]["state"] == "failed"; },
+      "garbage");
+  EXPECT_TRUE(absl::StrContains(
+      garbage["engines"][0]["detail"].get<std::string>(), "answers garbage"));
+  ASSERT_TRUE(
+      Send({{"type", "seats"},
+            {"seats",
+             {{{"kind", "human"}}, {{"kind", "engine"}, {"engine", "mock2"}}}}})
+          .ok());
+  const json hang = WaitForState(
+      [](const json& s) { return s["engines"][1]["state"] == "failed"; },
+      "a hang");
+  EXPECT_TRUE(absl::StrContains(hang["engines"][1]["detail"].get<std::string>(),
+                                "hangs"));
+  EXPECT_EQ(hang["moves"].size(), 1u);
+}
+
+TEST_F(BridgeTest, AnalysisFollowsThePositionShown) {
+  Make({""});
+  ASSERT_TRUE(Send({{"type", "moves"}, {"moves", "d4 c3 e5 a1"}}).ok());
+  EXPECT_EQ(State()["seats"][0]["kind"], "human");
+  ASSERT_TRUE(Send({{"type", "analysis"}, {"on", true}}).ok());
+  const json at4 = WaitForAnalysis(4);
+  ASSERT_FALSE(at4["analysis"]["candidates"].empty());
+  const std::string best = at4["analysis"]["candidates"][0]["move"];
+  EXPECT_TRUE(
+      CheckMove(*ParsePosition(State()["board"]["position"].get<std::string>()),
+                Colour::kRed, M(best))
+          .ok());
+  ASSERT_TRUE(Send({{"type", "goto"}, {"ply", 2}}).ok());
+  const json at2 = WaitForAnalysis(2);
+  EXPECT_EQ(at2["analysis"]["candidates"][0]["winrate"], 0.6);
+  const json graph = at2["graph"];
+  ASSERT_EQ(graph.size(), 2u);
+  EXPECT_EQ(graph[0]["ply"], 2);
+  EXPECT_EQ(graph[1]["ply"], 4);
+  ASSERT_TRUE(Send({{"type", "analysis"}, {"on", false}}).ok());
+  WaitForState(
+      [](const json& s) { return s["engines"][0]["state"] == "ready"; },
+      "analysis stopped");
+}
+
+TEST_F(BridgeTest, RecordsAreLoadedAndShown) {
+  Make({""});
+  const std::string line =
+      R"({"game":4,"set":1,"seats":{"red":"a","blue":"b"},"rules":"players=2 setup=fourstone stay=always wall-limit=unlimited breakers=0","opening":"d4 c3","moves":[{"colour":"blue","move":"e5","ms":12},{"colour":"red","move":"a1","ms":30}],"scores":{"red":0,"blue":0},"winner":"blue","winners":["blue"],"reason":"crash","loser":"red","detail":"killed","final":"players=2 setup=fourstone stay=always wall-limit=unlimited breakers=0 turn=red red=a1,b2,d4,f6 blue=f2,c3,e5,b6 red-walls= blue-walls="})";
+  ASSERT_TRUE(
+      Send({{"type", "records"}, {"text", line + "\n\n" + line + "\n"}}).ok());
+  json state = State();
+  EXPECT_EQ(state["records"]["games"].size(), 2u);
+  EXPECT_EQ(state["records"]["games"][0]["reason"], "crash");
+  EXPECT_EQ(state["moves"].size(), 4u);  // the opening's two and the record's
+  EXPECT_EQ(state["moves"][3]["ms"], 30);
+  EXPECT_EQ(state["cursor"], 0);
+  ASSERT_TRUE(Send({{"type", "record"}, {"index", 1}}).ok());
+  ASSERT_TRUE(Send({{"type", "goto"}, {"ply", 4}}).ok());
+  state = State();
+  EXPECT_EQ(state["board"]["position"], json::parse(line)["final"]);
+  EXPECT_EQ(state["records"]["shown"], 1);
+  EXPECT_FALSE(Send({{"type", "record"}, {"index", 2}}).ok());
+}
+
+TEST(GuiCliTest, OptionsAndErrors) {
+  const auto defaults = ParseGuiOptions({}, "/opt/wallgo/bin/wallgo-gui");
+  ASSERT_TRUE(defaults.ok());
+  ASSERT_EQ(defaults->engines.size(), 1u);
+  EXPECT_EQ(defaults->engines[0].name, "wallgo");
+  EXPECT_EQ(defaults->engines[0].command, "'/opt/wallgo/bin/wallgo'");
+  EXPECT_EQ(defaults->port, 8600);
+  const auto two =
+      ParseGuiOptions({"--engine", "name=a:x --level 1", "--engine", "/bin/y",
+                       "--port", "0", "--open"},
+                      "g");
+  ASSERT_TRUE(two.ok());
+  EXPECT_EQ(two->engines[1].name, "y");
+  EXPECT_TRUE(two->open);
+  EXPECT_FALSE(ParseGuiOptions({"--port", "70000"}, "g").ok());
+  EXPECT_FALSE(ParseGuiOptions({"--bogus"}, "g").ok());
+  EXPECT_FALSE(ParseGuiOptions({"--margin", "-1"}, "g").ok());
+  std::ostringstream out, err;
+  EXPECT_EQ(GuiMain({"--port", "x"}, "g", out, err), 2);
+  EXPECT_TRUE(absl::StrContains(err.str(), "Usage: wallgo-gui"));
+}
+
+}  // namespace
+}  // namespace wallgo::gui

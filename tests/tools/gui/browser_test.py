@@ -1,0 +1,429 @@
+#!/usr/bin/python3
+"""End-to-end tests of wallgo-gui in a real browser: Debian's chromium driven
+by chromium-driver through python3-selenium, headless, on a free port.
+
+  browser_test.py TEST --bin DIR --shots DIR [--docs-image FILE]
+
+TEST is one of: full_game, three_players, record, analysis, recover. Each
+starts its own wallgo-gui (and engines), drives the page only by clicks and
+keys like a person, checks what the page shows, and saves screenshots.
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.support.ui import Select
+
+
+class Failure(Exception):
+    pass
+
+
+def wait(what, predicate, timeout=20.0, interval=0.05):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise Failure(f"timed out waiting for {what}")
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+class Gui:
+    """A wallgo-gui process and a headless chromium on its page."""
+
+    def __init__(self, args, engines, shots):
+        self.args = args
+        self.shots = shots
+        command = [os.path.join(args.bin, "wallgo-gui"), "--port", "0"]
+        for engine in engines:
+            command += ["--engine", engine]
+        self.log = tempfile.NamedTemporaryFile("w+", suffix=".log")
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"(http://\S+)", line)
+        if not match:
+            self.process.kill()
+            raise Failure(f"wallgo-gui printed no URL: {line!r}")
+        self.url = match.group(1)
+        options = Options()
+        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
+                     "--disable-dev-shm-usage"):
+            options.add_argument(flag)
+        options.binary_location = "/usr/bin/chromium"
+        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        started = time.time()
+        self.driver.get(self.url)
+        wait("the first board", lambda: self.js("return document.body.dataset.ready === 'true'"))
+        self.load_s = time.time() - started
+
+    def close(self):
+        try:
+            self.driver.quit()
+        finally:
+            if self.process.poll() is None:
+                self.process.send_signal(signal.SIGTERM)
+                try:
+                    self.process.wait(10)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def state(self):
+        return self.js("return window.wallgo.state()")
+
+    def css(self, selector):
+        return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def mouse(self, selector, click):
+        """Moves the mouse to the first match (a real pointer event at its
+        centre, as SVG elements need) and clicks it if asked. The page
+        redraws the board and tables on every message, so an element just
+        found may be gone: find it again."""
+        for _ in range(20):
+            try:
+                actions = ActionChains(self.driver).move_to_element(self.css(selector)[0])
+                (actions.click() if click else actions).perform()
+                return
+            except (StaleElementReferenceException, IndexError):
+                time.sleep(0.05)
+        raise Failure(f"nothing to {'click' if click else 'hover'} at {selector}")
+
+    def click(self, selector):
+        self.mouse(selector, click=True)
+
+    def hover(self, selector):
+        self.mouse(selector, click=False)
+
+    def shot(self, name):
+        path = os.path.join(self.shots, name)
+        self.driver.save_screenshot(path)
+        print(f"screenshot {path}")
+        return path
+
+    def position(self):
+        return self.css("[data-position]")[0].text
+
+    def version(self):
+        return int(self.js("return Number(document.body.dataset.version)"))
+
+    def wait_change(self, before, what, timeout=20):
+        wait(what, lambda: self.version() != before, timeout)
+
+    def human_to_move(self):
+        s = self.state()
+        if s["board"]["phase"] == "finished":
+            return False
+        seat = next(x for x in s["seats"] if x["colour"] == s["board"]["turn"])
+        return seat["kind"] == "human" and s["cursor"] == len(s["moves"])
+
+    def play_by_clicks(self):
+        """One move of the human to move, by clicking like a person: a
+        placement, or a stone, a highlighted destination and a wall side."""
+        before = self.version()
+        if self.css(".place-choice"):
+            self.click(".place-choice")
+        elif self.css("#pass:not([hidden])"):
+            self.click("#pass")
+        else:
+            self.click(".stone-choice")
+            wait("destinations", lambda: self.css(".dest-choice"), 5)
+            check(self.css(".selected"), "the stone is not shown selected")
+            self.click(".dest-choice")
+            wait("wall choices", lambda: self.css(".wall-choice"), 5)
+            edge = self.css(".wall-choice")[0].get_attribute("data-edge")
+            check(re.fullmatch(r"[a-g][1-7][ne]", edge), f"bad data-edge {edge}")
+            self.click(".wall-choice")
+        self.wait_change(before, "the move to be played")
+
+
+def engine_score(args, position):
+    """The engine's own `score` of a position, e.g. {'red': 19, 'blue': 13}."""
+    out = subprocess.run([os.path.join(args.bin, "wallgo")], input=f"setup {position}\nscore\nquit\n",
+                         capture_output=True, text=True, timeout=20).stdout
+    line = next(l for l in out.splitlines() if l.startswith("=") and "status=" in l)
+    return {k: int(v) for k, v in re.findall(r"(red|blue|green|yellow)=(\d+)", line)}
+
+
+def page_scores(gui):
+    return {e.get_attribute("data-score-value"): int(e.text) for e in gui.css("[data-score-value]")}
+
+
+def wallgo(args, flags="--level 1 --movetime 0.05 --hash 16"):
+    return f"name=wallgo:{os.path.join(args.bin, 'wallgo')} {flags}"
+
+
+def mock(args, flags=""):
+    return f"name=mock:{os.path.join(args.bin, 'wallgo-mock-engine')} {flags}"
+
+
+def test_full_game(args):
+    """A whole 2-player game, the person (red) against wallgo at level 1, by
+    clicks only; the final score on the page is the engine's `score`."""
+    gui = Gui(args, [wallgo(args)], args.shots)
+    try:
+        print(f"page load: {gui.js('return window.wallgoMetrics.loadMs'):.0f} ms from navigation start to the "
+              f"first board drawn ({gui.load_s * 1000:.0f} ms around driver.get)")
+        s = gui.state()
+        check([x["kind"] for x in s["seats"]] == ["human", "engine"], "default seats: you red, wallgo blue")
+        check(len(gui.css("[data-cell]")) >= 49, "every cell has data-cell")
+        moves = 0
+        while gui.state()["board"]["phase"] != "finished":
+            wait("red's turn or the end", lambda: gui.human_to_move() or gui.state()["board"]["phase"] == "finished", 30)
+            if gui.state()["board"]["phase"] == "finished":
+                break
+            gui.play_by_clicks()
+            moves += 1
+            if moves == 6:
+                gui.shot("full_game_middle.png")
+            check(moves < 120, "the game does not end")
+        s = gui.state()
+        listed = [e.get_attribute("data-move") for e in gui.css("[data-move]")]
+        check(listed == [m["move"] for m in s["moves"]], "the move list shows every move with data-move")
+        final = gui.position()
+        check(final == s["board"]["position"], "data-position is the position")
+        expected = engine_score(args, final)
+        check(page_scores(gui) == expected, f"page scores {page_scores(gui)} != engine's {expected}")
+        check("game over" in gui.css("[data-status]")[0].text, "the status says the game is over")
+        delays = gui.js("return window.wallgoMetrics.clickToDrawn")
+        if delays:
+            delays.sort()
+            print(f"click-to-drawn minus think time: median {delays[len(delays) // 2]:.1f} ms, "
+                  f"max {delays[-1]:.1f} ms over {len(delays)} engine replies")
+        print(f"{len(s['moves'])} plies, {moves} by clicks; final {expected}")
+        gui.shot("full_game_final.png")
+        svg = gui.js("return window.wallgo.svgText()")
+        check("data-edge" in svg and "<style>" in svg, "the SVG export has the walls and styles")
+        # Readable on a phone: the board above the panels, full width.
+        gui.driver.set_window_size(390, 844)
+        time.sleep(0.3)
+        width = gui.js("return document.getElementById('board').getBoundingClientRect().width")
+        check(width >= 340, f"the board is {width} px wide on a phone")
+        gui.shot("full_game_phone.png")
+    finally:
+        gui.close()
+
+
+def test_three_players(args):
+    """A 3-player game set up on the page: red wallgo, blue a person, green
+    the mock engine; breakers are shown and everyone moves in turn."""
+    gui = Gui(args, [wallgo(args), mock(args, "--seed 3")], args.shots)
+    try:
+        gui.css("#new-game-panel summary")[0].click()
+        Select(gui.css("select[name=players]")[0]).select_by_visible_text("3")
+        wait("three seat rows", lambda: len(gui.css(".seat-row")) == 3, 5)
+        Select(gui.css("select[name=seat-red]")[0]).select_by_value("engine:wallgo")
+        Select(gui.css("select[name=seat-blue]")[0]).select_by_value("human")
+        Select(gui.css("select[name=seat-green]")[0]).select_by_value("engine:mock")
+        level = gui.css("input[name=level-red]")[0]
+        level.clear()
+        level.send_keys("1")
+        gui.css("input[name=clock-red]")[0].send_keys("30")
+        gui.css("input[name=increment-red]")[0].send_keys("1")
+        before = gui.version()
+        gui.click("[data-action=new-game]")
+        gui.wait_change(before, "the new game")
+        s = gui.state()
+        check(s["rules"].startswith("players=3 setup=empty"), f"rules {s['rules']}")
+        check([x.get("engine", "human") for x in s["seats"]] == ["wallgo", "human", "mock"], f"seats {s['seats']}")
+        check(s["seats"][0].get("level") == 1, "the level reached the seat")
+        check(s["seats"][0].get("clock") == 30 and s["seats"][0].get("increment") == 1, "red's clock")
+        human_turns = 0
+        while len(gui.state()["moves"]) < 18:
+            wait("blue's turn", lambda: gui.human_to_move() or gui.state()["board"]["phase"] == "finished", 30)
+            if gui.state()["board"]["phase"] == "finished":
+                break
+            gui.play_by_clicks()
+            human_turns += 1
+        s = gui.state()
+        colours = [m["colour"] for m in s["moves"][:12]]
+        check(set(colours) == {"red", "blue", "green"}, "all three seats moved")
+        check(s["board"]["breakersLeft"] == {"red": 1, "blue": 1, "green": 1} or s["board"]["phase"] != "setup",
+              "breakers are shown")
+        check(len(gui.css("[data-score=green]")) == 1, "green's score row")
+        clock = gui.css("[data-clock=red]")[0].text
+        left = s["seats"][0]["clockLeft"]
+        expected = 30 + sum(1 - m["ms"] / 1000 for m in s["moves"] if m["colour"] == "red")
+        check(abs(left - expected) < 1e-6 and "clock" in clock, f"red's clock shows {clock}, {left} s left")
+        check(gui.state()["engines"][0]["state"] != "failed", "wallgo took the clock commands")
+        print(f"3 players: {len(s['moves'])} plies, {human_turns} by clicks")
+        gui.shot("three_players.png")
+    finally:
+        gui.close()
+
+
+def test_record(args):
+    """A wallgo-referee records file loaded from the page: pick a game, step
+    through it, and see the referee's reason and every move's time."""
+    with tempfile.TemporaryDirectory() as tmp:
+        records = os.path.join(tmp, "match.jsonl")
+        subprocess.run([os.path.join(args.bin, "wallgo-referee"), "--engine",
+                        f"name=one:{os.path.join(args.bin, 'wallgo-mock-engine')} --seed 1",
+                        "--engine", f"name=two:{os.path.join(args.bin, 'wallgo-mock-engine')} --seed 2",
+                        "--games", "2", "--movetime", "1", "--records", records, "--quiet"],
+                       check=True, capture_output=True, timeout=60)
+        lines = [json.loads(l) for l in open(records) if l.strip()]
+        gui = Gui(args, [mock(args)], args.shots)
+        try:
+            gui.css("details:last-of-type summary")[0].click()
+            before = gui.version()
+            gui.css("[data-records-file]")[0].send_keys(records)
+            gui.wait_change(before, "the records to load")
+            options = gui.css("[data-record-select] option")
+            check(len(options) == 2, f"{len(options)} games listed")
+            before = gui.version()
+            Select(gui.css("[data-record-select]")[0]).select_by_index(1)
+            gui.wait_change(before, "game 2")
+            record = lines[1]
+            info = gui.css("#record-info")[0].text
+            check(f"game {record['game']}" in info and record["reason"] in info, f"record info: {info}")
+            s = gui.state()
+            check(s["cursor"] == 0, "a record opens at its start")
+            check(all("ms" in m for m in s["moves"][-len(record["moves"]):]), "every recorded move has its time")
+            for step in range(3):
+                before = gui.version()
+                gui.click("[data-nav=forward]")
+                gui.wait_change(before, "a step forward")
+            check(gui.state()["cursor"] == 3, "three steps forward")
+            check(gui.css("#moves li.current")[0].get_attribute("data-ply") == "3", "the move list follows")
+            before = gui.version()
+            gui.click("[data-nav=last]")
+            gui.wait_change(before, "the end")
+            check(gui.position() == record["final"], "the last position is the record's final position")
+            gui.shot("record.png")
+        finally:
+            gui.close()
+
+
+def test_analysis(args):
+    """Analysis on: wallgo's candidates drawn on the board, the principal
+    variation on hover, analysis following navigation and the graph filling."""
+    gui = Gui(args, [wallgo(args, "--hash 16 --threads 1")], args.shots)
+    try:
+        before = gui.version()
+        gui.js("window.wallgo.socket().send(JSON.stringify({type: 'new', seats: [{kind: 'human'}, {kind: 'human'}]}))")
+        gui.wait_change(before, "a human-vs-human game")
+        for token in ["d4", "c3", "e5", "a1", "b2b3n", "c3c4w"]:
+            before = gui.version()
+            box = gui.css("[data-move-input]")[0]
+            box.send_keys(token + "\n")
+            gui.wait_change(before, f"move {token}")
+        check(len(gui.css("[data-move]")) == 6, "six moves typed")
+        gui.click("[data-analysis-toggle]")
+        wait("candidates on the board", lambda: len(gui.css("svg .candidate")) >= 2, 20)
+        wait("candidate rows", lambda: gui.css("[data-candidate-row]"), 5)
+        gui.hover("[data-candidate-row]")
+        wait("the principal variation preview", lambda: gui.css(".pv-preview .pv-dot"), 5)
+        time.sleep(0.6)
+        gui.shot("analysis.png")
+        for ply in (5, 4):
+            before = gui.version()
+            gui.click("[data-nav=back]")
+            gui.wait_change(before, "a step back")
+            wait(f"analysis of ply {ply}", lambda: gui.state()["analysis"]["ply"] == ply and
+                 gui.state()["analysis"]["candidates"], 20)
+        graph = gui.state()["graph"]
+        check({p["ply"] for p in graph} >= {4, 5, 6}, f"graph points {graph}")
+        check(len(gui.css("#graph .graph-point")) >= 3, "graph points drawn")
+        gui.hover("[data-candidate-row]")
+        wait("the preview again", lambda: gui.css(".pv-preview .pv-dot"), 5)
+        gui.shot("analysis_review.png")
+        if args.docs_image:
+            gui.driver.save_screenshot(args.docs_image)
+        gui.click("[data-analysis-toggle]")
+        wait("analysis off", lambda: not gui.state()["analysis"]["on"], 5)
+        wait("the engine idle", lambda: gui.state()["engines"][0]["state"] == "ready", 10)
+    finally:
+        gui.close()
+
+
+def pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is gone for our purposes.
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_recover(args):
+    """The engine is killed while it thinks: the page says so and keeps the
+    game; Restart brings it back and it plays on. A dropped connection comes
+    back to the same game; stopping the server leaves no engine behind."""
+    gui = Gui(args, [wallgo(args, "--movetime 1.5 --hash 16")], args.shots)
+    try:
+        gui.play_by_clicks()  # red places; wallgo thinks 1.5 s for blue
+        wait("the engine thinking", lambda: gui.state()["engines"][0]["state"] == "thinking", 10)
+        pid = gui.state()["engines"][0]["pid"]
+        moves_before = [m["move"] for m in gui.state()["moves"]]
+        os.killpg(pid, signal.SIGKILL)
+        wait("the engine failure shown", lambda: gui.css("[data-engine][data-state=failed]"), 10)
+        event = gui.css("[data-event]")[0].text
+        check("crashed" in event and "restart" in event, f"event text: {event}")
+        check([m["move"] for m in gui.state()["moves"]] == moves_before, "the game is kept")
+        gui.shot("recover_failed.png")
+        gui.click("[data-restart=wallgo]")
+        wait("the engine's move after the restart", lambda: len(gui.state()["moves"]) > len(moves_before), 20)
+        new_pid = gui.state()["engines"][0]["pid"]
+        check(new_pid != pid, "a new engine process")
+        # The browser loses its connection and comes back to the same game.
+        position = gui.position()
+        gui.js("window.wallgo.socket().close()")
+        wait("the reconnection", lambda: gui.js(
+            "return window.wallgo.socket().readyState === 1 && document.querySelector('[data-connection]').dataset.connection === 'open'"), 10)
+        check(gui.position() == position, "the same game after reconnecting")
+        wait("red's turn", gui.human_to_move, 20)
+        gui.play_by_clicks()
+        gui.shot("recover_continued.png")
+        engine_pid = gui.state()["engines"][0]["pid"]
+    finally:
+        gui.close()
+    wait("no engine left after the server stops", lambda: not pid_alive(engine_pid), 10)
+
+
+TESTS = {name[5:]: f for name, f in globals().items() if name.startswith("test_")}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("test", choices=sorted(TESTS))
+    parser.add_argument("--bin", required=True, help="folder with wallgo-gui, wallgo, ...")
+    parser.add_argument("--shots", required=True, help="folder for screenshots")
+    parser.add_argument("--docs-image", help="also save the analysis screenshot here")
+    args = parser.parse_args()
+    os.makedirs(args.shots, exist_ok=True)
+    started = time.time()
+    try:
+        TESTS[args.test](args)
+    except Failure as failure:
+        print(f"FAILED {args.test}: {failure}")
+        return 1
+    print(f"PASSED {args.test} in {time.time() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

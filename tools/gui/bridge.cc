@@ -1,0 +1,611 @@
+#include "tools/gui/bridge.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "engine/notation.h"
+#include "tools/referee/schedule.h"
+
+namespace wallgo::gui {
+namespace {
+
+using nlohmann::json;
+
+absl::Status Bad(absl::string_view message) {
+  return absl::InvalidArgumentError(message);
+}
+
+// A field of a message, checked for its JSON type.
+absl::StatusOr<std::string> StringField(const json& message,
+                                        const std::string& key) {
+  auto it = message.find(key);
+  if (it == message.end() || !it->is_string()) {
+    return Bad(absl::StrCat("'", key, "' must be a string"));
+  }
+  return it->get<std::string>();
+}
+
+absl::StatusOr<int64_t> IntField(const json& message, const std::string& key,
+                                 int64_t min, int64_t max) {
+  auto it = message.find(key);
+  if (it == message.end() || !it->is_number_integer()) {
+    return Bad(absl::StrCat("'", key, "' must be an integer"));
+  }
+  const int64_t value = it->get<int64_t>();
+  if (value < min || value > max) {
+    return Bad(absl::StrCat("'", key, "' must be in ", min, "..", max));
+  }
+  return value;
+}
+
+absl::StatusOr<double> NumberField(const json& message, const std::string& key,
+                                   double min, double max) {
+  auto it = message.find(key);
+  if (it == message.end() || !it->is_number()) {
+    return Bad(absl::StrCat("'", key, "' must be a number"));
+  }
+  const double value = it->get<double>();
+  if (!(value >= min && value <= max)) {
+    return Bad(absl::StrCat("'", key, "' must be in ", min, "..", max));
+  }
+  return value;
+}
+
+// The moves of a list like "d4 c3 c3c5n", each for the side to move.
+absl::StatusOr<GuiGame> GameFromTokens(const Position& start,
+                                       absl::string_view text) {
+  GuiGame game(start);
+  int number = 0;
+  for (absl::string_view token : absl::StrSplit(text, absl::ByAnyChar(" \t\n,"),
+                                                absl::SkipWhitespace())) {
+    ++number;
+    absl::StatusOr<Move> move = ParseMove(token);
+    absl::Status played = move.ok() ? game.Play(*move) : move.status();
+    if (!played.ok()) {
+      return Bad(
+          absl::StrCat("move ", number, " (", token, "): ", played.message()));
+    }
+  }
+  return game;
+}
+
+// The recorded game as the GUI's game: the opening's moves (or its
+// position) and then the recorded moves with their times.
+absl::StatusOr<GuiGame> GameFromRecord(const referee::GameRecord& record) {
+  absl::StatusOr<Rules> rules = ParseRules(record.rules);
+  if (!rules.ok()) return rules.status();
+  absl::StatusOr<referee::Opening> opening =
+      referee::ResolveOpening(*rules, record.opening);
+  if (!opening.ok()) return opening.status();
+  absl::StatusOr<GuiGame> game =
+      record.opening.find('=') != std::string::npos
+          ? GuiGame(opening->start)
+          : GameFromTokens(*Position::Start(*rules), record.opening);
+  if (!game.ok()) return game.status();
+  std::vector<PlayedMove> moves = game->moves();
+  for (const referee::MoveRecord& m : record.moves) {
+    absl::StatusOr<Colour> colour = ParseColour(m.colour);
+    absl::StatusOr<Move> move = ParseMove(m.move);
+    if (!colour.ok()) return colour.status();
+    if (!move.ok()) return move.status();
+    moves.push_back({*colour, *move, m.ms});
+  }
+  return GuiGame::FromMoves(game->start(), moves);
+}
+
+json RecordSummary(const referee::GameRecord& r) {
+  json seats = json::object();
+  for (const auto& [colour, engine] : r.seats) seats[colour] = engine;
+  json scores = json::object();
+  for (const auto& [colour, score] : r.scores) scores[colour] = score;
+  return {{"game", r.game},     {"seats", seats},         {"winner", r.winner},
+          {"reason", r.reason}, {"detail", r.detail},     {"loser", r.loser},
+          {"scores", scores},   {"moves", r.moves.size()}};
+}
+
+json SettingsJson(const SeatSettings& s) {
+  json out = json::object();
+  if (s.level > 0) out["level"] = s.level;
+  if (s.movetime >= 0) out["movetime"] = s.movetime;
+  if (s.visits >= 0) out["visits"] = s.visits;
+  if (s.clock > 0) {
+    out["clock"] = s.clock;
+    out["increment"] = s.increment;
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Bridge>> Bridge::Create(
+    std::vector<EngineSpec> engines, BridgeOptions options, Publish publish) {
+  if (engines.empty()) return Bad("no engine");
+  absl::StatusOr<std::unique_ptr<client::EngineLog>> log =
+      client::EngineLog::Open(options.engine_log);
+  if (!log.ok()) return log.status();
+  return std::unique_ptr<Bridge>(new Bridge(
+      std::move(engines), options, std::move(publish), std::move(*log)));
+}
+
+Bridge::Bridge(std::vector<EngineSpec> engines, BridgeOptions options,
+               Publish publish, std::unique_ptr<client::EngineLog> log)
+    : specs_(std::move(engines)),
+      options_(std::move(options)),
+      publish_(std::move(publish)),
+      log_(std::move(log)),
+      game_(*Position::Start(Rules::Default(2))),
+      seats_{Seat{}, Seat{0, {}}} {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    EngineWorker::Callbacks callbacks;
+    callbacks.on_move = [this](uint64_t token, absl::StatusOr<Move> move,
+                               int64_t ms) {
+      OnMove(token, std::move(move), ms);
+    };
+    callbacks.on_analysis = [this](uint64_t token,
+                                   std::vector<Candidate> candidates) {
+      OnAnalysis(token, std::move(candidates));
+    };
+    callbacks.on_status = [this] { OnStatus(); };
+    workers_.push_back(std::make_unique<EngineWorker>(
+        specs_[i].name, specs_[i].command, log_.get(), options_.timeouts,
+        std::move(callbacks)));
+  }
+}
+
+Bridge::~Bridge() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closing_ = true;
+  }
+  workers_.clear();
+}
+
+absl::Status Bridge::Handle(const std::string& text) {
+  const json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (message.is_discarded() || !message.is_object()) {
+    return Bad("a message must be a JSON object");
+  }
+  absl::StatusOr<std::string> type = StringField(message, "type");
+  if (!type.ok()) return type.status();
+  std::lock_guard<std::mutex> lock(mutex_);
+  using Handler = absl::Status (Bridge::*)(const json&);
+  static const std::map<std::string, Handler> kHandlers = {
+      {"new", &Bridge::NewGame},
+      {"move", &Bridge::PlayMove},
+      {"goto", &Bridge::Goto},
+      {"analysis", &Bridge::SetAnalysis},
+      {"restart", &Bridge::RestartEngine},
+      {"seats", &Bridge::SetSeats},
+      {"moves", &Bridge::ImportMoves},
+      {"position", &Bridge::ImportPosition},
+      {"records", &Bridge::LoadRecords},
+      {"record", &Bridge::ShowRecord},
+  };
+  absl::Status done;
+  if (*type == "undo") {
+    done = Undo();
+  } else if (*type == "resign") {
+    done = Resign();
+  } else if (auto it = kHandlers.find(*type); it != kHandlers.end()) {
+    done = (this->*(it->second))(message);
+  } else {
+    return Bad(
+        absl::StrCat("unknown message type '", type->substr(0, 40), "'"));
+  }
+  if (done.ok()) Changed();
+  return done;
+}
+
+absl::StatusOr<int> Bridge::EngineIndex(const json& name) const {
+  if (!name.is_string()) return Bad("an engine is named by a string");
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    if (specs_[i].name == name.get<std::string>()) return static_cast<int>(i);
+  }
+  return Bad(absl::StrCat("no engine named '",
+                          name.get<std::string>().substr(0, 40),
+                          "' (the engines are those on the command line)"));
+}
+
+absl::StatusOr<std::vector<Seat>> Bridge::ParseSeats(const json& seats,
+                                                     int players) const {
+  if (!seats.is_array() || static_cast<int>(seats.size()) != players) {
+    return Bad(absl::StrCat("'seats' must list ", players, " seats"));
+  }
+  std::vector<Seat> out;
+  for (const json& entry : seats) {
+    if (!entry.is_object()) return Bad("a seat must be an object");
+    absl::StatusOr<std::string> kind = StringField(entry, "kind");
+    if (!kind.ok()) return kind.status();
+    Seat seat;
+    if (*kind == "engine") {
+      auto name = entry.find("engine");
+      absl::StatusOr<int> index =
+          EngineIndex(name == entry.end() ? json() : *name);
+      if (!index.ok()) return index.status();
+      seat.engine = *index;
+      if (entry.contains("level")) {
+        absl::StatusOr<int64_t> level = IntField(entry, "level", 1, 10);
+        if (!level.ok()) return level.status();
+        seat.settings.level = static_cast<int>(*level);
+      }
+      if (entry.contains("movetime")) {
+        absl::StatusOr<double> t = NumberField(entry, "movetime", 0, 3600);
+        if (!t.ok()) return t.status();
+        seat.settings.movetime = *t;
+      }
+      if (entry.contains("clock")) {
+        absl::StatusOr<double> t = NumberField(entry, "clock", 1, 86400);
+        if (!t.ok()) return t.status();
+        seat.settings.clock = *t;
+      }
+      if (entry.contains("increment")) {
+        absl::StatusOr<double> t = NumberField(entry, "increment", 0, 3600);
+        if (!t.ok()) return t.status();
+        seat.settings.increment = *t;
+      }
+      if (entry.contains("visits")) {
+        absl::StatusOr<int64_t> v = IntField(entry, "visits", 0, 1'000'000'000);
+        if (!v.ok()) return v.status();
+        seat.settings.visits = *v;
+      }
+    } else if (*kind != "human") {
+      return Bad("a seat's kind is 'human' or 'engine'");
+    }
+    out.push_back(seat);
+  }
+  return out;
+}
+
+void Bridge::Replace(GuiGame game, std::vector<Seat> seats) {
+  game_ = std::move(game);
+  seats_ = std::move(seats);
+  graph_.clear();
+  candidates_.clear();
+  record_shown_ = -1;
+  event_.clear();
+}
+
+absl::Status Bridge::NewGame(const json& message) {
+  std::optional<Position> start;
+  if (message.contains("position")) {
+    absl::StatusOr<std::string> text = StringField(message, "position");
+    if (!text.ok()) return text.status();
+    absl::StatusOr<Position> pos = ParsePosition(*text);
+    if (!pos.ok()) return pos.status();
+    start = *pos;
+  } else {
+    std::string rules_text;
+    if (message.contains("rules")) {
+      absl::StatusOr<std::string> text = StringField(message, "rules");
+      if (!text.ok()) return text.status();
+      rules_text = *text;
+    }
+    absl::StatusOr<Rules> rules = ParseRules(rules_text);
+    if (!rules.ok()) return rules.status();
+    absl::StatusOr<Position> pos = Position::Start(*rules);
+    if (!pos.ok()) return pos.status();
+    start = *pos;
+  }
+  std::vector<Seat> seats(start->num_players());
+  if (message.contains("seats")) {
+    absl::StatusOr<std::vector<Seat>> parsed =
+        ParseSeats(message["seats"], start->num_players());
+    if (!parsed.ok()) return parsed.status();
+    seats = *parsed;
+  }
+  Replace(GuiGame(*start), seats);
+  return absl::OkStatus();
+}
+
+double Bridge::ClockLeft(Colour colour) const {
+  const SeatSettings& s = seats_[Index(colour)].settings;
+  double left = s.clock;
+  for (int i = 0; i < game_.cursor(); ++i) {
+    const PlayedMove& m = game_.moves()[i];
+    if (m.colour == colour)
+      left += s.increment - std::max<int64_t>(m.ms, 0) / 1000.0;
+  }
+  return left;
+}
+
+bool Bridge::EngineToMove() const {
+  const Colour c = game_.shown().position().to_move();
+  return seats_[Index(c)].engine >= 0;
+}
+
+absl::Status Bridge::PlayMove(const json& message) {
+  absl::StatusOr<std::string> token = StringField(message, "move");
+  if (!token.ok()) return token.status();
+  absl::StatusOr<Move> move = ParseMove(*token);
+  if (!move.ok()) return move.status();
+  if (move->kind == MoveKind::kResign) return Bad("resign with 'resign'");
+  // At the end of the game an engine's seat is the engine's to play;
+  // earlier plies may be continued with any move.
+  if (game_.at_end() && !game_.shown().is_over() && EngineToMove()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("it is ", ColourName(game_.shown().position().to_move()),
+                     "'s turn, played by the engine"));
+  }
+  const int ply = game_.cursor();
+  absl::Status played = game_.Play(*move);
+  if (!played.ok()) return played;
+  graph_.erase(graph_.upper_bound(ply), graph_.end());
+  record_shown_ = -1;
+  return absl::OkStatus();
+}
+
+absl::Status Bridge::Undo() {
+  bool any_human = false;
+  for (const Seat& s : seats_) any_human |= s.engine < 0;
+  absl::Status undone = game_.Undo();
+  if (!undone.ok()) return undone;
+  // Back to a position where a person is to move, as players expect.
+  while (any_human && !game_.moves().empty() && EngineToMove()) {
+    game_.Undo().IgnoreError();
+  }
+  graph_.erase(graph_.upper_bound(static_cast<int>(game_.moves().size())),
+               graph_.end());
+  return absl::OkStatus();
+}
+
+absl::Status Bridge::Resign() {
+  if (game_.shown().is_over())
+    return absl::FailedPreconditionError("game over");
+  if (game_.at_end() && EngineToMove()) {
+    return absl::FailedPreconditionError(
+        "the engine's turn: only a person resigns");
+  }
+  const int ply = game_.cursor();
+  absl::Status played = game_.Play(Move::Resign());
+  if (played.ok()) graph_.erase(graph_.upper_bound(ply), graph_.end());
+  return played;
+}
+
+absl::Status Bridge::Goto(const json& message) {
+  absl::StatusOr<int64_t> ply =
+      IntField(message, "ply", 0, static_cast<int64_t>(game_.moves().size()));
+  if (!ply.ok()) return ply.status();
+  return game_.Goto(static_cast<int>(*ply));
+}
+
+absl::Status Bridge::SetAnalysis(const json& message) {
+  auto on = message.find("on");
+  if (on == message.end() || !on->is_boolean())
+    return Bad("'on' must be true or false");
+  int engine = analysis_engine_;
+  if (message.contains("engine")) {
+    absl::StatusOr<int> index = EngineIndex(message["engine"]);
+    if (!index.ok()) return index.status();
+    engine = *index;
+  }
+  analysis_on_ = on->get<bool>();
+  analysis_engine_ = engine;
+  candidates_.clear();
+  return absl::OkStatus();
+}
+
+absl::Status Bridge::RestartEngine(const json& message) {
+  absl::StatusOr<int> index = EngineIndex(message.value("engine", json()));
+  if (!index.ok()) return index.status();
+  workers_[*index]->Restart();
+  event_.clear();
+  return absl::OkStatus();
+}
+
+absl::Status Bridge::SetSeats(const json& message) {
+  absl::StatusOr<std::vector<Seat>> seats =
+      ParseSeats(message.value("seats", json()), game_.start().num_players());
+  if (!seats.ok()) return seats.status();
+  seats_ = *seats;
+  return absl::OkStatus();
+}
+
+absl::Status Bridge::ImportMoves(const json& message) {
+  absl::StatusOr<std::string> text = StringField(message, "moves");
+  if (!text.ok()) return text.status();
+  absl::StatusOr<Position> start = Position::Start(game_.start().rules());
+  absl::StatusOr<GuiGame> game = GameFromTokens(*start, *text);
+  if (!game.ok()) return game.status();
+  Replace(*game, std::vector<Seat>(start->num_players()));
+  return absl::OkStatus();
+}
+
+absl::Status Bridge::ImportPosition(const json& message) {
+  absl::StatusOr<std::string> text = StringField(message, "position");
+  if (!text.ok()) return text.status();
+  absl::StatusOr<Position> pos = ParsePosition(*text);
+  if (!pos.ok()) return pos.status();
+  Replace(GuiGame(*pos), std::vector<Seat>(pos->num_players()));
+  return absl::OkStatus();
+}
+
+absl::Status Bridge::LoadRecords(const json& message) {
+  absl::StatusOr<std::string> text = StringField(message, "text");
+  if (!text.ok()) return text.status();
+  std::vector<referee::GameRecord> records;
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+    ++line_number;
+    if (absl::StripAsciiWhitespace(line).empty()) continue;
+    absl::StatusOr<referee::GameRecord> record =
+        referee::RecordFromJson(std::string(line));
+    if (!record.ok()) {
+      return Bad(absl::StrCat("records line ", line_number, ": ",
+                              record.status().message()));
+    }
+    absl::StatusOr<GuiGame> game = GameFromRecord(*record);
+    if (!game.ok()) {
+      return Bad(absl::StrCat("records line ", line_number, " (game ",
+                              record->game, "): ", game.status().message()));
+    }
+    records.push_back(std::move(*record));
+  }
+  if (records.empty()) return Bad("no game records in the file");
+  Replace(*GameFromRecord(records[0]),
+          std::vector<Seat>(ParseRules(records[0].rules)->players));
+  records_ = std::move(records);
+  record_shown_ = 0;
+  game_.Goto(0).IgnoreError();
+  return absl::OkStatus();
+}
+
+absl::Status Bridge::ShowRecord(const json& message) {
+  if (records_.empty())
+    return absl::FailedPreconditionError("no records loaded");
+  absl::StatusOr<int64_t> index =
+      IntField(message, "index", 0, static_cast<int64_t>(records_.size()) - 1);
+  if (!index.ok()) return index.status();
+  GuiGame game = *GameFromRecord(records_[*index]);  // checked when loaded
+  const int players = game.start().num_players();
+  Replace(std::move(game), std::vector<Seat>(players));
+  record_shown_ = static_cast<int>(*index);
+  game_.Goto(0).IgnoreError();
+  return absl::OkStatus();
+}
+
+void Bridge::Changed() {
+  ++version_;
+  candidates_.clear();
+  Schedule();
+  publish_(StateLocked().dump());
+}
+
+void Bridge::Schedule() {
+  std::vector<std::optional<EngineJob>> moves(workers_.size()),
+      analyses(workers_.size());
+  const bool over = game_.shown().is_over();
+  auto job = [&] {
+    EngineJob j(game_.start());
+    j.token = version_;
+    j.moves.assign(game_.moves().begin(),
+                   game_.moves().begin() + game_.cursor());
+    return j;
+  };
+  if (game_.at_end() && !over && EngineToMove()) {
+    const Seat& seat = seats_[Index(game_.shown().position().to_move())];
+    EngineJob j = job();
+    j.settings = seat.settings;
+    j.clock_left = ClockLeft(game_.shown().position().to_move());
+    moves[seat.engine] = std::move(j);
+  }
+  if (analysis_on_ && !over) analyses[analysis_engine_] = job();
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    workers_[i]->Want(std::move(moves[i]), std::move(analyses[i]));
+  }
+}
+
+void Bridge::OnMove(uint64_t token, absl::StatusOr<Move> move, int64_t ms) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closing_ || token != version_) return;  // stale: the game changed
+  // A failed engine has said so through OnStatus already.
+  if (!move.ok()) return;
+  const int ply = game_.cursor();
+  if (game_.Play(*move, ms).ok()) {
+    graph_.erase(graph_.upper_bound(ply), graph_.end());
+  }
+  Changed();
+}
+
+void Bridge::OnAnalysis(uint64_t token, std::vector<Candidate> candidates) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closing_ || token != version_ || candidates.empty()) return;
+  candidates_ = std::move(candidates);
+  const Candidate& best = candidates_.front();
+  graph_[game_.cursor()] = {ColourName(game_.shown().position().to_move()),
+                            best.winrate, best.score, best.visits};
+  json message = AnalysisLocked();
+  message["type"] = "analysis";
+  message["version"] = version_;
+  publish_(message.dump());
+}
+
+void Bridge::OnStatus() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closing_) return;
+  for (const auto& worker : workers_) {
+    const EngineStatus status = worker->status();
+    if (status.state == EngineState::kFailed) {
+      event_ = absl::StrCat(worker->name(), " ", status.detail,
+                            "; the game is kept: restart the engine to go on");
+    }
+  }
+  // A restarted engine picks up the move it owes.
+  Schedule();
+  publish_(StateLocked().dump());
+}
+
+json Bridge::AnalysisLocked() const {
+  json candidates = json::array();
+  for (const Candidate& c : candidates_) {
+    candidates.push_back({{"move", c.move},
+                          {"visits", c.visits},
+                          {"winrate", c.winrate},
+                          {"score", c.score},
+                          {"pv", c.pv}});
+  }
+  json graph = json::array();
+  for (const auto& [ply, point] : graph_) {
+    graph.push_back({{"ply", ply},
+                     {"turn", point.turn},
+                     {"winrate", point.winrate},
+                     {"score", point.score},
+                     {"visits", point.visits}});
+  }
+  return {{"analysis",
+           {{"on", analysis_on_},
+            {"engine", specs_[analysis_engine_].name},
+            {"ply", game_.cursor()},
+            {"candidates", candidates}}},
+          {"graph", graph}};
+}
+
+json Bridge::StateLocked() const {
+  json state = AnalysisLocked();
+  state["type"] = "state";
+  state["version"] = version_;
+  json engines = json::array();
+  for (const auto& worker : workers_) {
+    const EngineStatus status = worker->status();
+    engines.push_back({{"name", worker->name()},
+                       {"state", StateName(status.state)},
+                       {"detail", status.detail},
+                       {"pid", status.pid}});
+  }
+  state["engines"] = engines;
+  json seats = json::array();
+  for (size_t i = 0; i < seats_.size(); ++i) {
+    const Seat& s = seats_[i];
+    json seat = {{"colour", ColourName(ColourAt(static_cast<int>(i)))},
+                 {"kind", s.engine >= 0 ? "engine" : "human"}};
+    if (s.engine >= 0) {
+      seat["engine"] = specs_[s.engine].name;
+      seat.update(SettingsJson(s.settings));
+      if (s.settings.clock > 0) {
+        seat["clockLeft"] = ClockLeft(ColourAt(static_cast<int>(i)));
+      }
+    }
+    seats.push_back(seat);
+  }
+  state["seats"] = seats;
+  state["rules"] = RulesString(game_.start().rules());
+  state["start"] = PositionString(game_.start());
+  state["moves"] = MovesJson(game_.moves());
+  state["cursor"] = game_.cursor();
+  state["board"] = BoardJson(game_);
+  state["event"] = event_;
+  state["records"] = nullptr;
+  if (!records_.empty()) {
+    json games = json::array();
+    for (const referee::GameRecord& r : records_)
+      games.push_back(RecordSummary(r));
+    state["records"] = {{"games", games}, {"shown", record_shown_}};
+  }
+  return state;
+}
+
+std::string Bridge::StateJson() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return StateLocked().dump();
+}
+
+}  // namespace wallgo::gui

@@ -1,0 +1,120 @@
+// The bridge between the page and the engines: it owns the game on show,
+// who sits at each colour, the engine workers, the analysis and the
+// referee records loaded for review. The page sends JSON messages (see
+// docs/gui.md); each is checked whole before anything changes, and a bad
+// one gets a clear error and changes nothing. Engines get only commands
+// that the bridge builds itself from checked values. Every change is
+// published to all pages as a "state" (or "analysis") message, so a page
+// that reconnects sees the same game.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "tools/client/engine_process.h"
+#include "tools/client/engine_spec.h"
+#include "tools/gui/engine_worker.h"
+#include "tools/gui/gui_game.h"
+#include "tools/referee/records.h"
+
+namespace wallgo::gui {
+
+using client::EngineSpec;
+
+struct Seat {
+  int engine = -1;  // index into the engines, -1 for a person
+  SeatSettings settings;
+};
+
+struct BridgeOptions {
+  WorkerTimeouts timeouts;
+  std::string engine_log;  // the engines' standard error; "" discards it
+};
+
+class Bridge {
+ public:
+  using Publish = std::function<void(const std::string& json)>;
+  // Starts every engine; `publish` gets each message for all pages, from
+  // any thread, and must not call back into the bridge.
+  static absl::StatusOr<std::unique_ptr<Bridge>> Create(
+      std::vector<EngineSpec> engines, BridgeOptions options, Publish publish);
+  // Ends every engine process.
+  ~Bridge();
+
+  // Handles one message from a page. Returns an error (and changes
+  // nothing) for a bad message.
+  absl::Status Handle(const std::string& text);
+  // The whole state, as sent to a page that connects.
+  std::string StateJson();
+
+ private:
+  Bridge(std::vector<EngineSpec> engines, BridgeOptions options,
+         Publish publish, std::unique_ptr<client::EngineLog> log);
+
+  // Each handler checks everything before it changes anything.
+  absl::Status NewGame(const nlohmann::json& message);
+  absl::Status PlayMove(const nlohmann::json& message);
+  absl::Status Undo();
+  absl::Status Resign();
+  absl::Status Goto(const nlohmann::json& message);
+  absl::Status SetAnalysis(const nlohmann::json& message);
+  absl::Status RestartEngine(const nlohmann::json& message);
+  absl::Status SetSeats(const nlohmann::json& message);
+  absl::Status ImportMoves(const nlohmann::json& message);
+  absl::Status ImportPosition(const nlohmann::json& message);
+  absl::Status LoadRecords(const nlohmann::json& message);
+  absl::Status ShowRecord(const nlohmann::json& message);
+
+  absl::StatusOr<std::vector<Seat>> ParseSeats(const nlohmann::json& seats,
+                                               int players) const;
+  absl::StatusOr<int> EngineIndex(const nlohmann::json& name) const;
+  // Replaces the game (and forgets analysis of the old one).
+  void Replace(GuiGame game, std::vector<Seat> seats);
+  // After every change: new version, engines told what to do, pages told.
+  void Changed();
+  void Schedule();
+  nlohmann::json StateLocked() const;
+  nlohmann::json AnalysisLocked() const;
+  bool EngineToMove() const;
+  // Seconds left on `colour`'s clock at the ply shown: its main time plus an
+  // increment per move, less the time its moves took.
+  double ClockLeft(Colour colour) const;
+
+  void OnMove(uint64_t token, absl::StatusOr<Move> move, int64_t ms);
+  void OnAnalysis(uint64_t token, std::vector<Candidate> candidates);
+  void OnStatus();
+
+  const std::vector<EngineSpec> specs_;
+  const BridgeOptions options_;
+  const Publish publish_;
+  std::unique_ptr<client::EngineLog> log_;
+
+  mutable std::mutex mutex_;
+  GuiGame game_;
+  std::vector<Seat> seats_;
+  uint64_t version_ = 0;
+  bool analysis_on_ = false;
+  int analysis_engine_ = 0;
+  std::vector<Candidate> candidates_;
+  struct GraphPoint {
+    std::string turn;  // whose win rate and margin these are
+    double winrate = 0, score = 0;
+    int64_t visits = 0;
+  };
+  std::map<int, GraphPoint> graph_;  // by ply of the current game
+  std::vector<referee::GameRecord> records_;
+  int record_shown_ = -1;
+  std::string event_;     // the last engine failure, for people
+  bool closing_ = false;  // the destructor has begun: callbacks do nothing
+
+  // Last: they call back into the members above, so they go first.
+  std::vector<std::unique_ptr<EngineWorker>> workers_;
+};
+
+}  // namespace wallgo::gui

@@ -1,0 +1,143 @@
+#include "tools/gui/cli.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "boost/asio/io_context.hpp"
+#include "boost/asio/signal_set.hpp"
+#include "boost/program_options.hpp"
+#include "tools/gui/server.h"
+
+namespace wallgo::gui {
+namespace po = boost::program_options;
+namespace {
+
+po::options_description Flags() {
+  po::options_description d("wallgo-gui options");
+  // clang-format off
+  d.add_options()
+      ("help,h", "this help")
+      ("engine,e", po::value<std::vector<std::string>>()->composing(),
+       "an engine: a shell command, or name=NAME:COMMAND; once per engine "
+       "(default: the wallgo beside this program)")
+      ("port,p", po::value<int>()->default_value(8600), "TCP port (0: any free one)")
+      ("listen", po::value<std::string>()->default_value("127.0.0.1"),
+       "address to listen on")
+      ("open", "open the page in the desktop's browser (xdg-open)")
+      ("engine-log", po::value<std::string>()->default_value(""),
+       "file for the engines' standard error (default: discarded)")
+      ("command-timeout", po::value<double>()->default_value(10),
+       "seconds for any engine command but genmove before the engine hangs")
+      ("max-think", po::value<double>()->default_value(30),
+       "seconds a genmove may take when the seat has no move time")
+      ("margin", po::value<double>()->default_value(5),
+       "seconds a genmove may overrun its move time")
+      ("analyze-interval", po::value<int>()->default_value(25),
+       "centiseconds between analysis reports");
+  // clang-format on
+  return d;
+}
+
+}  // namespace
+
+std::string GuiUsage() {
+  std::ostringstream out;
+  out << "Usage: wallgo-gui [--engine \"name=NAME:COMMAND\"]... [--port 8600] "
+         "[--listen 127.0.0.1] [--open]\n"
+      << Flags();
+  return out.str();
+}
+
+absl::StatusOr<GuiOptions> ParseGuiOptions(const std::vector<std::string>& args,
+                                           const std::string& self) {
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(Flags()).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return absl::InvalidArgumentError(e.what());
+  }
+  GuiOptions o;
+  o.help = vm.count("help") > 0;
+  std::vector<std::string> specs;
+  if (vm.count("engine")) specs = vm["engine"].as<std::vector<std::string>>();
+  if (specs.empty()) {
+    const std::string dir = self.substr(0, self.rfind('/') + 1);
+    specs.push_back("name=wallgo:'" + dir + "wallgo'");
+  }
+  o.engines = client::NameEngines(specs);
+  for (const EngineSpec& e : o.engines) {
+    if (e.name.empty() || e.command.empty()) {
+      return absl::InvalidArgumentError(
+          "an --engine needs a name and a command");
+    }
+  }
+  o.port = vm["port"].as<int>();
+  if (o.port < 0 || o.port > 65535) {
+    return absl::InvalidArgumentError("--port must be in 0..65535");
+  }
+  o.listen = vm["listen"].as<std::string>();
+  o.open = vm.count("open") > 0;
+  o.bridge.engine_log = vm["engine-log"].as<std::string>();
+  WorkerTimeouts& t = o.bridge.timeouts;
+  t.command_s = vm["command-timeout"].as<double>();
+  t.max_think_s = vm["max-think"].as<double>();
+  t.margin_s = vm["margin"].as<double>();
+  t.analyze_interval_cs = vm["analyze-interval"].as<int>();
+  if (!(t.command_s > 0) || !(t.max_think_s > 0) || !(t.margin_s >= 0) ||
+      t.analyze_interval_cs < 1 || t.analyze_interval_cs > 6000) {
+    return absl::InvalidArgumentError(
+        "timeouts must be positive and --analyze-interval in 1..6000");
+  }
+  return o;
+}
+
+int GuiMain(const std::vector<std::string>& args, const std::string& self,
+            std::ostream& out, std::ostream& err) {
+  absl::StatusOr<GuiOptions> options = ParseGuiOptions(args, self);
+  if (!options.ok()) {
+    err << "wallgo-gui: " << options.status().message() << "\n" << GuiUsage();
+    return 2;
+  }
+  if (options->help) {
+    out << GuiUsage();
+    return 0;
+  }
+  boost::asio::io_context io;
+  absl::StatusOr<std::unique_ptr<Server>> server =
+      Server::Listen(io, options->listen, options->port);
+  if (!server.ok()) {
+    err << "wallgo-gui: " << server.status().message() << "\n";
+    return 1;
+  }
+  Server* raw = server->get();
+  absl::StatusOr<std::unique_ptr<Bridge>> bridge = Bridge::Create(
+      options->engines, options->bridge,
+      [raw](const std::string& message) { raw->Broadcast(message); });
+  if (!bridge.ok()) {
+    err << "wallgo-gui: " << bridge.status().message() << "\n";
+    return 1;
+  }
+  (*server)->set_bridge(bridge->get());
+  // Ctrl-C or a kill ends the engines too: the bridge quits them below.
+  boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
+  signals.async_wait(
+      [&io](const boost::system::error_code&, int) { io.stop(); });
+  const std::string url = absl::StrCat(
+      "http://", options->listen == "0.0.0.0" ? "127.0.0.1" : options->listen,
+      ":", (*server)->port(), "/");
+  out << "wallgo-gui: open " << url << std::endl;
+  if (options->open) {
+    const std::string command = "xdg-open '" + url + "' >/dev/null 2>&1 &";
+    if (std::system(command.c_str()) != 0)
+      err << "wallgo-gui: xdg-open failed\n";
+  }
+  io.run();
+  bridge->reset();
+  out << "wallgo-gui: stopped" << std::endl;
+  return 0;
+}
+
+}  // namespace wallgo::gui

@@ -1,0 +1,444 @@
+// The page: one WebSocket to wallgo-gui, which owns the game. Every change
+// comes back as a whole "state" message (or an "analysis" update), and the
+// page redraws from it, so a page that reconnects shows the same game.
+import { drawBoard, parseToken, LETTERS } from './board.js';
+import { drawGraph } from './graph.js';
+
+const $ = (id) => document.getElementById(id);
+const svg = $('board');
+let socket = null;
+let state = null;
+let input = { selected: null, dest: null };
+let preview = null;       // a principal variation shown on hover
+let errorTimer = null;
+let retryMs = 250;
+let styleText = '';
+// Measurements for docs/gui.md: page load to first board, and the delay
+// from a click to the engine's reply being drawn minus the engine's time.
+const metrics = window.wallgoMetrics = { loadMs: null, clickToDrawn: [] };
+let pendingClick = null;  // { at, plies } while waiting for an engine reply
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else showError('not connected to wallgo-gui');
+}
+
+function connect() {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  socket = new WebSocket(url);
+  setConnection('connecting');
+  socket.onopen = () => { retryMs = 250; setConnection('open'); };
+  socket.onclose = () => {
+    setConnection('closed');
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(retryMs * 2, 4000);
+  };
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === 'state') onState(message);
+    else if (message.type === 'analysis' && state && message.version === state.version) {
+      state.analysis = message.analysis;
+      state.graph = message.graph;
+      renderBoard();
+      renderAnalysis();
+    } else if (message.type === 'error') showError(message.message);
+  };
+}
+
+function setConnection(status) {
+  const c = $('connection');
+  c.dataset.connection = status;
+  c.textContent = { connecting: 'connecting…', open: 'connected', closed: 'disconnected: reconnecting…' }[status];
+}
+
+function showError(text) {
+  const e = $('event');
+  e.hidden = false;
+  e.textContent = text;
+  e.dataset.error = text;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => { delete e.dataset.error; renderEvent(); }, 6000);
+}
+
+function onState(next) {
+  if (!state || next.version !== state.version) { input = { selected: null, dest: null }; preview = null; }
+  const firstState = !state;
+  state = next;
+  render();
+  if (firstState) {
+    metrics.loadMs = performance.now();
+    document.body.dataset.ready = 'true';
+    fillNewGameForm();
+  }
+  document.body.dataset.version = String(state.version);
+  if (pendingClick && state.moves.length > pendingClick.plies) {
+    const reply = state.moves[pendingClick.plies];
+    if (reply && reply.ms !== undefined) {
+      requestAnimationFrame(() => {
+        metrics.clickToDrawn.push(performance.now() - pendingClick.at - reply.ms);
+        pendingClick = null;
+      });
+    } else pendingClick = null;
+  }
+}
+
+function seatOf(colour) { return state.seats.find((s) => s.colour === colour); }
+
+function inputEnabled() {
+  if (!state || state.board.phase === 'finished') return false;
+  return state.cursor < state.moves.length || seatOf(state.board.turn).kind === 'human';
+}
+
+function render() {
+  renderBoard();
+  renderStatus();
+  renderMoves();
+  renderEngines();
+  renderAnalysis();
+  renderEvent();
+  renderRecords();
+  $('position').textContent = state.board.position;
+  $('pass').hidden = !(inputEnabled() && state.board.legal.includes('pass'));
+  $('analysis-toggle').checked = state.analysis.on;
+}
+
+function renderBoard() {
+  const analysis = state.analysis.on && state.analysis.ply === state.cursor
+    ? { candidates: state.analysis.candidates, preview } : null;
+  drawBoard(svg, state.board, { ...input, enabled: inputEnabled() }, analysis);
+  svg.dataset.turn = state.board.turn;
+  svg.dataset.phase = state.board.phase;
+}
+
+function colourName(c) { return `<span class="swatch fill-${c}">${LETTERS[c]}</span> ${c}`; }
+
+function renderStatus() {
+  const b = state.board;
+  let text;
+  if (b.phase === 'finished') {
+    const r = b.result;
+    text = r.draw ? `game over: a draw (${r.winners.join(', ')})` : `game over: ${r.winners[0]} wins`;
+    if (r.resigned) text += ` (${r.resigned} resigned)`;
+  } else {
+    const seat = seatOf(b.turn);
+    const who = seat.kind === 'engine' ? `${seat.engine}` : 'you';
+    text = b.phase === 'setup'
+      ? `setup: ${b.turn} (${who}) places a stone (${b.placementsLeft} placements left)`
+      : `play: ${b.turn} (${who}) to move`;
+  }
+  const s = $('status');
+  s.textContent = text;
+  s.dataset.phase = b.phase;
+  s.dataset.turn = b.turn;
+  const rows = ['red', 'blue', 'green', 'yellow'].filter((c) => c in b.scores).map((c) => {
+    const walls = b.wallsLeft[c] < 0 ? '∞' : b.wallsLeft[c];
+    const breakers = c in b.breakersLeft ? ` · breakers ${b.breakersLeft[c]}` : '';
+    const seat = seatOf(c);
+    const who = seat.kind === 'engine' ? escapeHtml(seat.engine) : 'human';
+    const clock = seat.clockLeft !== undefined
+      ? ` <span class="clock" data-clock="${c}">clock ${formatClock(seat.clockLeft)}</span>` : '';
+    return `<div class="score-row${c === b.turn && b.phase !== 'finished' ? ' to-move' : ''}" data-score="${c}">
+      ${colourName(c)} <small>${who}</small> <b data-score-value="${c}">${b.scores[c]}</b>
+      <small>walls ${walls}${breakers}</small>${clock}</div>`;
+  });
+  $('scores').innerHTML = rows.join('');
+}
+
+function formatClock(seconds) {
+  const s = Math.max(0, seconds);
+  return `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
+}
+
+function renderMoves() {
+  const list = $('moves');
+  list.replaceChildren();
+  const start = document.createElement('li');
+  start.className = 'start' + (state.cursor === 0 ? ' current' : '');
+  start.dataset.ply = '0';
+  start.textContent = 'start';
+  list.appendChild(start);
+  state.moves.forEach((m, i) => {
+    const li = document.createElement('li');
+    li.dataset.move = m.move;
+    li.dataset.ply = String(i + 1);
+    li.className = `move-${m.colour}` + (i + 1 === state.cursor ? ' current' : '') + (i + 1 > state.cursor ? ' future' : '');
+    li.innerHTML = `<small class="ply">${i + 1}.</small> <span class="swatch fill-${m.colour}">${LETTERS[m.colour]}</span> ${m.move}` +
+      (m.ms !== undefined ? ` <small>${(m.ms / 1000).toFixed(1)}s</small>` : '');
+    list.appendChild(li);
+  });
+  const current = list.querySelector('.current');
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+}
+
+function renderEngines() {
+  const ul = $('engines');
+  ul.replaceChildren();
+  for (const e of state.engines) {
+    const li = document.createElement('li');
+    li.dataset.engine = e.name;
+    li.dataset.state = e.state;
+    li.className = `engine engine-${e.state}`;
+    li.innerHTML = `<b>${escapeHtml(e.name)}</b> <span class="engine-state">${e.state}</span>` +
+      (e.pid ? ` <small data-pid="${e.pid}">pid ${e.pid}</small>` : '') +
+      (e.detail ? `<div class="engine-detail">${escapeHtml(e.detail)}</div>` : '');
+    const restart = document.createElement('button');
+    restart.textContent = 'Restart';
+    restart.dataset.restart = e.name;
+    li.appendChild(restart);
+    ul.appendChild(li);
+  }
+}
+
+function renderEvent() {
+  const e = $('event');
+  if (e.dataset.error) return;
+  e.hidden = !state.event;
+  e.textContent = state.event;
+}
+
+function renderAnalysis() {
+  const a = state.analysis;
+  $('analysis-engine').textContent = a.on ? `${a.engine} analyses ply ${a.ply}` : 'analysis is off';
+  const table = $('candidates');
+  table.replaceChildren();
+  if (a.on && a.ply === state.cursor) {
+    for (const c of a.candidates.slice(0, 8)) {
+      const tr = document.createElement('tr');
+      tr.dataset.candidateRow = c.move;
+      tr.innerHTML = `<td>${escapeHtml(c.move)}</td><td>${(c.winrate * 100).toFixed(1)}%</td><td>${c.score >= 0 ? '+' : ''}${c.score.toFixed(1)}</td><td>${c.visits}</td><td class="pv">${escapeHtml(c.pv.slice(0, 6).join(' '))}</td>`;
+      tr.onmouseenter = () => { preview = c.pv; renderBoard(); };
+      tr.onmouseleave = () => { preview = null; renderBoard(); };
+      tr.onclick = () => { if (inputEnabled()) playToken(c.move); };
+      table.appendChild(tr);
+    }
+  }
+  $('graph-who').textContent = drawGraph($('graph'), state.graph, state.moves.length, state.cursor,
+    state.board.players, (ply) => send({ type: 'goto', ply }));
+}
+
+function renderRecords() {
+  const select = $('record-select');
+  const info = $('record-info');
+  if (!state.records) { select.hidden = true; info.textContent = ''; return; }
+  select.hidden = false;
+  if (select.options.length !== state.records.games.length) {
+    select.replaceChildren();
+    state.records.games.forEach((g, i) => {
+      const option = document.createElement('option');
+      option.value = String(i);
+      option.textContent = `game ${g.game}: ${Object.entries(g.seats).map(([c, e]) => `${c} ${e}`).join(', ')} — ${g.winner} (${g.reason})`;
+      select.appendChild(option);
+    });
+  }
+  const shown = state.records.shown;
+  if (shown >= 0) {
+    select.value = String(shown);
+    const g = state.records.games[shown];
+    info.dataset.recordGame = String(g.game);
+    info.textContent = `Record game ${g.game}: winner ${g.winner}, ${g.reason}` +
+      (g.detail ? ` — ${g.loser}: ${g.detail}` : '') +
+      ` · scores ${Object.entries(g.scores).map(([c, s]) => `${c} ${s}`).join(', ')}`;
+  } else info.textContent = '';
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+}
+
+function playToken(token) {
+  pendingClick = { at: performance.now(), plies: state.cursor + 1 };
+  input = { selected: null, dest: null };
+  send({ type: 'move', move: token });
+}
+
+// Clicks on the board: a choice carries its move token; otherwise a cell
+// selects a stone, then a destination.
+svg.addEventListener('click', (event) => {
+  if (!state || !inputEnabled()) return;
+  const target = event.target.closest('[data-token], [data-cell]');
+  if (!target) return;
+  if (target.dataset.token) return playToken(target.dataset.token);
+  const cell = target.dataset.cell;
+  const legal = state.board.legal.map(parseToken);
+  if (legal.some((m) => m.kind === 'place' && m.to === cell)) return playToken(cell);
+  const turns = legal.filter((m) => m.from);
+  if (input.selected && !input.dest && turns.some((m) => m.from === input.selected && m.to === cell)) {
+    input.dest = cell;
+  } else if (turns.some((m) => m.from === cell)) {
+    input = { selected: cell, dest: null };
+  } else {
+    input = { selected: null, dest: null };
+  }
+  renderBoard();
+});
+
+document.addEventListener('keydown', (event) => {
+  if (!state || event.target.matches('input, textarea, select')) return;
+  const go = (ply) => send({ type: 'goto', ply: Math.min(Math.max(ply, 0), state.moves.length) });
+  if (event.key === 'ArrowLeft') go(state.cursor - 1);
+  else if (event.key === 'ArrowRight') go(state.cursor + 1);
+  else if (event.key === 'Home') go(0);
+  else if (event.key === 'End') go(state.moves.length);
+  else if (event.key === 'Escape') { input = { selected: null, dest: null }; renderBoard(); }
+});
+
+$('move-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const token = $('move-input').value.trim().toLowerCase();
+  if (!token) return;
+  if (token === 'resign') send({ type: 'resign' });
+  else playToken(token);
+  $('move-input').value = '';
+});
+
+document.addEventListener('click', (event) => {
+  const b = event.target.closest('button');
+  if (!b || !state) return;
+  if (b.dataset.nav) {
+    const to = { first: 0, back: state.cursor - 1, forward: state.cursor + 1, last: state.moves.length }[b.dataset.nav];
+    send({ type: 'goto', ply: Math.min(Math.max(to, 0), state.moves.length) });
+  } else if (b.dataset.restart) {
+    send({ type: 'restart', engine: b.dataset.restart });
+  } else if (b.dataset.action) {
+    actions[b.dataset.action]?.(event);
+  }
+});
+
+$('moves').addEventListener('click', (event) => {
+  const li = event.target.closest('li[data-ply]');
+  if (li) send({ type: 'goto', ply: Number(li.dataset.ply) });
+});
+
+$('analysis-toggle').addEventListener('change', (event) => send({ type: 'analysis', on: event.target.checked }));
+
+async function copy(text) {
+  $('io-text').value = text;
+  try { await navigator.clipboard.writeText(text); } catch (e) { /* the text area has it */ }
+}
+
+function download(name, blob) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// The board as a standalone SVG: the page's styles go inside it.
+function boardSvgText() {
+  const clone = svg.cloneNode(true);
+  clone.querySelectorAll('.choices').forEach((g) => g.remove());
+  clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  clone.setAttribute('width', '480');
+  clone.setAttribute('height', '480');
+  const style = document.createElementNS('http://www.w3.org/2000/svg', 'style');
+  style.textContent = styleText;
+  clone.insertBefore(style, clone.firstChild);
+  return new XMLSerializer().serializeToString(clone);
+}
+
+const actions = {
+  'set-seats': () => send({ type: 'seats', seats: seatsFromForm() }),
+  undo: () => send({ type: 'undo' }),
+  resign: () => send({ type: 'resign' }),
+  pass: () => playToken('pass'),
+  'import-position': () => send({ type: 'position', position: $('io-text').value.trim() }),
+  'import-moves': () => send({ type: 'moves', moves: $('io-text').value.trim() }),
+  'export-position': () => copy(state.board.position),
+  'export-moves': () => copy(state.moves.map((m) => m.move).join(' ')),
+  'export-svg': () => download('wallgo-board.svg', new Blob([boardSvgText()], { type: 'image/svg+xml' })),
+  'export-png': () => {
+    const image = new Image();
+    image.onload = () => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 960; canvas.height = 960;
+      canvas.getContext('2d').drawImage(image, 0, 0, 960, 960);
+      canvas.toBlob((blob) => download('wallgo-board.png', blob), 'image/png');
+    };
+    image.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(boardSvgText());
+  },
+};
+
+$('records-file').addEventListener('change', (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  file.text().then((text) => send({ type: 'records', text }));
+});
+$('record-select').addEventListener('change', (event) => send({ type: 'record', index: Number(event.target.value) }));
+
+// New game: the rule options of the protocol and who sits at each colour.
+function fillNewGameForm() {
+  const form = $('new-game');
+  const rules = Object.fromEntries(state.rules.split(' ').map((kv) => kv.split('=')));
+  for (const key of ['players', 'setup', 'stay', 'wall-limit', 'breakers']) form.elements[key].value = rules[key];
+  renderSeatRows();
+}
+
+function renderSeatRows() {
+  const form = $('new-game');
+  const players = Number(form.elements.players.value);
+  const colours = ['red', 'blue', 'green', 'yellow'].slice(0, players);
+  const rows = $('seat-rows');
+  const previous = [...rows.querySelectorAll('.seat-row')].map((r) => r.querySelector('select').value);
+  rows.replaceChildren();
+  colours.forEach((colour, i) => {
+    const row = document.createElement('div');
+    row.className = 'seat-row';
+    row.dataset.seat = colour;
+    const current = state.seats[i];
+    const chosen = previous[i] ?? (current ? (current.kind === 'engine' ? `engine:${current.engine}` : 'human') : 'human');
+    const options = ['<option value="human">human</option>',
+      ...state.engines.map((e) => `<option value="engine:${escapeHtml(e.name)}">engine: ${escapeHtml(e.name)}</option>`)].join('');
+    row.innerHTML = `<span class="swatch fill-${colour}">${LETTERS[colour]}</span> ${colour}
+      <select name="seat-${colour}">${options}</select>
+      <label>level <input name="level-${colour}" type="number" min="1" max="10" placeholder="—" size="3"></label>
+      <label>s/move <input name="movetime-${colour}" type="number" min="0" step="0.1" placeholder="—" size="4"></label>
+      <label>clock s <input name="clock-${colour}" type="number" min="1" step="1" placeholder="—" size="4"></label>
+      <label>+ s <input name="increment-${colour}" type="number" min="0" step="0.1" placeholder="0" size="3"></label>`;
+    rows.appendChild(row);
+    row.querySelector('select').value = chosen;
+    if (current && current.level) row.querySelector(`[name=level-${colour}]`).value = current.level;
+    if (current && current.movetime !== undefined) row.querySelector(`[name=movetime-${colour}]`).value = current.movetime;
+  });
+  const setup = form.elements.setup;
+  // RULES.md's defaults for the player count: breakers with 3-4 players.
+  if (players > 2 && form.elements.breakers.disabled) form.elements.breakers.value = '1';
+  if (players > 2) setup.value = 'empty';
+  setup.disabled = players > 2;
+  form.elements.breakers.disabled = players === 2;
+}
+
+$('new-game').elements.players.addEventListener('change', renderSeatRows);
+function seatsFromForm() {
+  return [...$('seat-rows').querySelectorAll('.seat-row')].map((row) => {
+    const colour = row.dataset.seat;
+    const choice = row.querySelector('select').value;
+    if (choice === 'human') return { kind: 'human' };
+    const seat = { kind: 'engine', engine: choice.slice('engine:'.length) };
+    const level = row.querySelector(`[name=level-${colour}]`).value;
+    const movetime = row.querySelector(`[name=movetime-${colour}]`).value;
+    const clock = row.querySelector(`[name=clock-${colour}]`).value;
+    const increment = row.querySelector(`[name=increment-${colour}]`).value;
+    if (level) seat.level = Number(level);
+    if (movetime) seat.movetime = Number(movetime);
+    if (clock) seat.clock = Number(clock);
+    if (clock && increment) seat.increment = Number(increment);
+    return seat;
+  });
+}
+
+$('new-game').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const players = Number(form.elements.players.value);
+  const rules = [`players=${players}`, `setup=${players > 2 ? 'empty' : form.elements.setup.value}`,
+    `stay=${form.elements.stay.value}`, `wall-limit=${form.elements['wall-limit'].value.trim() || 'unlimited'}`,
+    `breakers=${players > 2 ? form.elements.breakers.value : 0}`].join(' ');
+  send({ type: 'new', rules, seats: seatsFromForm() });
+});
+
+// For automation and the browser tests: the last state and the socket.
+window.wallgo = { state: () => state, socket: () => socket, svgText: () => boardSvgText() };
+
+fetch('style.css').then((r) => r.text()).then((t) => { styleText = t; }).catch(() => {});
+connect();
