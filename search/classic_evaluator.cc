@@ -116,6 +116,10 @@ void ClassicEvaluator::ChildUtilities(const Position& pos,
   }
 }
 
+Value ClassicEvaluator::ChildEstimate(const Position& child) const {
+  return ValueOf(search::Evaluate(child), child.num_players());
+}
+
 Value ClassicEvaluator::Evaluate(const Position& pos,
                                  std::span<const Move> moves,
                                  std::span<float> priors) const {

@@ -49,6 +49,10 @@ class ClassicEvaluator : public Evaluator {
       : config_(config) {}
   Value Evaluate(const Position& pos, std::span<const Move> moves,
                  std::span<float> priors) const override;
+  // The static evaluation the priors are a softmax of (no random moves), so
+  // that a first play urgency from the prior's log odds is each move's own
+  // evaluation.
+  Value ChildEstimate(const Position& child) const override;
   const ClassicEvaluatorConfig& config() const { return config_; }
 
  private:

@@ -20,6 +20,13 @@ class Evaluator {
   // once, so it must be thread-safe.
   virtual Value Evaluate(const Position& pos, std::span<const Move> moves,
                          std::span<float> priors) const = 0;
+  // The estimate of a child position (not finished) on the scale that the
+  // priors' log odds measure against: the search adds those to it to value
+  // a move it has not tried (MctsConfig::fpu_from_best_child). By default
+  // its value.
+  virtual Value ChildEstimate(const Position& child) const {
+    return Evaluate(child, {}, {});
+  }
 };
 
 }  // namespace wallgo::search

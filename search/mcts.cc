@@ -376,7 +376,9 @@ class MctsSearcher::Run {
         std::max(allocated > 0 ? graph_.edge(n, 0).prior : t.priors[t.order[0]],
                  std::numeric_limits<float>::min());
     const float base =
-        n.eval.Utility(n.to_move) - static_cast<float>(config_.fpu_reduction);
+        FpuBase(n, pos,
+                allocated > 0 ? graph_.edge(n, 0).move : moves[t.order[0]]) -
+        static_cast<float>(config_.fpu_reduction);
     int k = 0;
     for (int r = 0; r < moves.size() && k < size; ++r) {
       const int i = t.order[r];
@@ -392,6 +394,19 @@ class MctsSearcher::Run {
     }
     graph_.AttachChunk(n, chunk, begin, allocated + k);
     return true;
+  }
+
+  // What the prior's log odds are added to for a first play urgency: the
+  // evaluator's estimate of the child after the best-prior move `best`
+  // (Evaluator::ChildEstimate), or the parent's own value
+  // (MctsConfig::fpu_from_best_child).
+  float FpuBase(const Node& n, const Position& pos, Move best) const {
+    if (!config_.fpu_from_best_child) return n.eval.Utility(n.to_move);
+    Position child = pos;
+    child.Play(best);
+    const Value v = IsGameOver(child) ? FinishedValue(child)
+                                      : evaluator_.ChildEstimate(child);
+    return v.Utility(n.to_move);
   }
 
   // Makes n ready for selection: expands it (first chunk of edges) or adds

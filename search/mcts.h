@@ -33,6 +33,14 @@ struct MctsConfig {
   // selection order (tree_policy.h).
   double fpu_reduction = 0.0;
   double fpu_prior_scale = 0.2;
+  // When true, the "parent's evaluation" above is the evaluator's estimate
+  // of the best-prior child instead (Evaluator::ChildEstimate): with the
+  // classic prior that makes every untried move's urgency its own static
+  // evaluation, as in the old engine. The parent's own value (after random
+  // moves of both sides) lies below its best child's, so the untried moves
+  // started too low: 347-444 against the old engine at 1000 playouts a
+  // move, 301-292 with this (docs/search.md).
+  bool fpu_from_best_child = true;
   // Build a node's first edges when it is created rather than when a playout
   // passes it again: for an evaluator whose priors come with the value (a
   // network); the classic one computes priors apart, and half the nodes

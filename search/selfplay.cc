@@ -277,6 +277,11 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
       flag("fpu-prior").c_str(),
       po::value(&c.fpu_prior_scale)->default_value(c.fpu_prior_scale),
       "first play urgency: plus this times log(prior / best prior)")(
+      flag("fpu-best-child").c_str(),
+      po::value(&c.fpu_from_best_child)
+          ->default_value(c.fpu_from_best_child),
+      "first play urgency from the best-prior child's value (1) or the "
+      "parent's (0)")(
       flag("playout-moves").c_str(),
       po::value(&c.classic.playout_moves)
           ->default_value(c.classic.playout_moves),

@@ -20,6 +20,8 @@
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "search/bench.h"
+#include "search/classic_evaluator.h"
+#include "search/eval/eval.h"
 
 namespace wallgo::search {
 namespace {
@@ -251,11 +253,53 @@ class CountingEvaluator : public Evaluator {
     (moves.empty() ? leaves : prior_calls).fetch_add(1);
     return inner_.Evaluate(pos, moves, priors);
   }
-  mutable std::atomic<int64_t> leaves{0}, prior_calls{0};
+  Value ChildEstimate(const Position& child) const override {
+    estimates.fetch_add(1);
+    return inner_.ChildEstimate(child);
+  }
+  mutable std::atomic<int64_t> leaves{0}, prior_calls{0}, estimates{0};
 
  private:
   ClassicEvaluator inner_;
 };
+
+TEST(MctsTest, AnUntriedMoveIsWorthItsOwnStaticEvaluation) {
+  // With the classic prior (a softmax of the children's static evaluations
+  // at the temperature fpu_prior_scale) the first play urgency is each
+  // child's own evaluation, as in the engine before issue 11; starting
+  // from the parent's value instead lost 347-444 to it (docs/search.md).
+  const Position pos = BenchStart(BenchPositions()[0]);
+  auto counting = std::make_shared<CountingEvaluator>();
+  MctsConfig config;
+  config.evaluator = counting;
+  MctsSearcher searcher(Options(300), config);
+  searcher.Search(pos, Limits{}, nullptr, 0);
+  EXPECT_GT(counting->estimates.load(), 0);
+  Graph& graph = searcher.graph();
+  const NodeId root = graph.Find(pos.hash(), PositionCheck(pos));
+  ASSERT_NE(root, kNoNode);
+  // The untried edges of the root's children (the root tried all it has).
+  int untried = 0;
+  const Node& r = graph.node(root);
+  for (int c = 0; c < r.num_edges.load(); ++c) {
+    const NodeId id = graph.edge(r, c).child.load();
+    if (id == kNoNode) continue;
+    Position parent = pos;
+    parent.Play(graph.edge(r, c).move);
+    const Node& n = graph.node(id);
+    for (int i = 0; i < n.num_edges.load(); ++i) {
+      const Edge& e = graph.edge(n, i);
+      if (e.visits.load() > 0) continue;
+      ++untried;
+      Position child = parent;
+      child.Play(e.move);
+      const float own = ValueOf(Evaluate(child), parent.num_players())
+                            .Utility(Index(parent.to_move()));
+      EXPECT_NEAR(e.utility.load(), own, 1e-3) << MoveName(e.move);
+    }
+  }
+  EXPECT_GT(untried, 0);
+}
 
 TEST(MctsTest, MemoryStaysWithinHashAndAFullGraphIsRecycled) {
   const Position pos = BenchStart(BenchPositions()[0]);
