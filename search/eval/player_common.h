@@ -13,7 +13,8 @@ namespace wallgo::search {
 inline constexpr double kNoTimeLimit = std::numeric_limits<double>::infinity();
 
 // Own turns `pos`'s side to move is still likely to play: every turn builds a
-// wall, so the unwalled edges shared among the players bound the game.
+// wall, so the edges still open (less those a game typically ends with)
+// and the placements left, shared among the players, measure the game.
 int ExpectedTurnsLeft(const Position& pos);
 
 // The fixed move time in force under `limits` (0 = none): movetime, except
