@@ -8,8 +8,8 @@
 //   wallgo-selfplay --mode curve --threads 2 --hash 256 --seconds 600
 #include <array>
 #include <bit>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -201,6 +201,10 @@ class LeafCounter : public Evaluator {
         .fetch_add(1, std::memory_order_relaxed);
     return inner_.Evaluate(pos, moves, priors);
   }
+  // Not a leaf: the first play urgency's estimate, as the engine makes it.
+  Value ChildEstimate(const Position& child) const override {
+    return inner_.ChildEstimate(child);
+  }
   mutable std::atomic<int64_t> leaves{0}, prior_calls{0};
 
  private:
@@ -248,12 +252,12 @@ void RunCurve(const SearchOptions& o, double seconds, double interval_s) {
         next += interval_s;
         const auto [rss, peak] = ResidentMb();
         const Candidate& best = info.candidates.front();
-        std::cout << absl::StrFormat(
-                         "%.1f %d %d %d %d %s %.3f %.0f %.0f %d",
-                         info.elapsed_s, info.total_visits,
-                         counter->leaves.load(), info.nodes, best.pv.size(),
-                         MoveName(best.move), best.winrate, rss, peak,
-                         counter->prior_calls.load())
+        std::cout << absl::StrFormat("%.1f %d %d %d %d %s %.3f %.0f %.0f %d",
+                                     info.elapsed_s, info.total_visits,
+                                     counter->leaves.load(), info.nodes,
+                                     best.pv.size(), MoveName(best.move),
+                                     best.winrate, rss, peak,
+                                     counter->prior_calls.load())
                   << std::endl;
       },
       0.05);
@@ -278,20 +282,17 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
       po::value(&c.fpu_prior_scale)->default_value(c.fpu_prior_scale),
       "first play urgency: plus this times log(prior / best prior)")(
       flag("fpu-best-child").c_str(),
-      po::value(&c.fpu_from_best_child)
-          ->default_value(c.fpu_from_best_child),
+      po::value(&c.fpu_from_best_child)->default_value(c.fpu_from_best_child),
       "first play urgency from the best-prior child's value (1) or the "
-      "parent's (0)")(
-      flag("playout-moves").c_str(),
-      po::value(&c.classic.playout_moves)
-          ->default_value(c.classic.playout_moves),
-      "random moves before a leaf evaluation")(
+      "parent's (0)")(flag("playout-moves").c_str(),
+                      po::value(&c.classic.playout_moves)
+                          ->default_value(c.classic.playout_moves),
+                      "random moves before a leaf evaluation")(
       flag("cpuct").c_str(), po::value(&c.c_puct)->default_value(c.c_puct),
-      "PUCT exploration")(
-      flag("prior-temp").c_str(),
-      po::value(&c.classic.prior_temperature)
-          ->default_value(c.classic.prior_temperature),
-      "prior softmax temperature");
+      "PUCT exploration")(flag("prior-temp").c_str(),
+                          po::value(&c.classic.prior_temperature)
+                              ->default_value(c.classic.prior_temperature),
+                          "prior softmax temperature");
 }
 
 }  // namespace
@@ -304,9 +305,9 @@ int main(int argc, char** argv) {
   po::options_description desc("wallgo-selfplay options");
   desc.add_options()("help", "this text")(
       "mode", po::value(&mode)->default_value("match"),
-      "match, bench, speed or curve")("at",
-                               po::value(&speed_at)->default_value("both"),
-                               "speed from: start, middle or both")(
+      "match, bench, speed or curve")(
+      "at", po::value(&speed_at)->default_value("both"),
+      "speed from: start, middle or both")(
       "rules", po::value(&rules_text)->default_value("players=2"), "rules")(
       "games", po::value(&m.games)->default_value(10), "games (match)")(
       "random-plies", po::value(&m.random_plies)->default_value(2),
