@@ -20,7 +20,9 @@ po::options_description SearchFlags() {
         absl::StrCat(spec.help, " (", FormatRange(spec), ")");
     flags.add_options()(std::string(spec.name).c_str(),
                         po::value<std::string>()->value_name(
-                            spec.type == OptionType::kInt ? "N" : "X"),
+                            spec.type == OptionType::kInt     ? "N"
+                            : spec.type == OptionType::kFloat ? "X"
+                                                              : "NAME"),
                         help.c_str());
   }
   return flags;
@@ -33,7 +35,10 @@ po::options_description GeneralFlags() {
       "config", po::value<std::string>()->value_name("FILE"),
       "read search options from FILE (name = value lines)")(
       "log", po::value<std::string>()->value_name("FILE"),
-      "append events and the command transcript to FILE");
+      "append events and the command transcript to FILE")(
+      "weights", po::value<std::string>()->value_name("FILE"),
+      "the learned evaluation's weights for eval=net (default: the built-in "
+      "wallgo-net-1)");
   return flags;
 }
 
@@ -225,6 +230,9 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc,
     }
   }
   if (vm->count("log")) inv.log_file = (*vm)["log"].as<std::string>();
+  if (vm->count("weights")) {
+    inv.weights_file = (*vm)["weights"].as<std::string>();
+  }
   if (absl::Status s = ApplySearchFlags(*vm, inv.search); !s.ok()) return s;
   if (absl::Status s = ApplyJob(*vm, inv); !s.ok()) return s;
   if (absl::Status s = ApplyPerftFlags(*vm, inv); !s.ok()) return s;

@@ -14,6 +14,8 @@
 #include "protocol/log.h"
 #include "protocol/perft_job.h"
 #include "search/bench.h"
+#include "search/net/builtin_weights.h"
+#include "search/net/net_evaluator.h"
 #include "search/search.h"
 
 namespace wallgo::protocol {
@@ -99,10 +101,30 @@ int RunAnalysis(const Invocation& inv) {
   return 0;
 }
 
+// The learned evaluation for eval=net: --weights FILE, or the built-in
+// weights. Loaded at start, so that a missing or broken file is an error
+// now rather than in the middle of a game.
+absl::Status LoadNet(Invocation& inv) {
+  absl::StatusOr<search::net::Network> network =
+      inv.weights_file.empty()
+          ? search::net::Network::FromBytes(
+                search::net::BuiltinWeights(),
+                std::string(search::net::kBuiltinWeightsName))
+          : search::net::Network::Load(inv.weights_file);
+  if (!network.ok()) return network.status();
+  inv.search.net = std::make_shared<const search::net::NetEvaluator>(
+      std::make_shared<const search::net::Network>(*std::move(network)));
+  return absl::OkStatus();
+}
+
 int Main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   absl::StatusOr<Invocation> inv = ParseCommandLine(argc, argv);
   if (!inv.ok()) return UsageError(inv.status().message());
+  if (absl::Status status = LoadNet(*inv); !status.ok()) {
+    std::cerr << "wallgo: " << status.message() << "\n";
+    return kUsageError;
+  }
   switch (inv->job) {
     case Job::kHelp:
       std::cout << Usage();

@@ -3,16 +3,19 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 
 namespace wallgo::protocol {
 namespace {
 
-constexpr std::array<OptionSpec, 6> kOptions = {{
+constexpr std::array<OptionSpec, 7> kOptions = {{
     {OptionId::kThreads, "threads", OptionType::kInt, 1, 256, "search threads"},
     {OptionId::kVisits, "visits", OptionType::kInt, 0, 1e12,
      "playouts per move, 0 = no visit limit"},
@@ -24,7 +27,15 @@ constexpr std::array<OptionSpec, 6> kOptions = {{
      "random seed of the search"},
     {OptionId::kLevel, "level", OptionType::kInt, 1, 10,
      "playing strength, 1 = beginner .. 10 = full strength"},
+    {OptionId::kEval, "eval", OptionType::kChoice, 0, 2,
+     "leaf evaluation of levels 5..10: classic (reachability), net "
+     "(learned, --weights) or hybrid (the net's value, classic priors)",
+     "classic|net|hybrid"},
 }};
+
+std::vector<absl::string_view> Choices(const OptionSpec& spec) {
+  return absl::StrSplit(spec.choices, '|');
+}
 
 // Reads the option's field as a double (every range fits exactly).
 double GetValue(const search::SearchOptions& o, OptionId id) {
@@ -41,6 +52,8 @@ double GetValue(const search::SearchOptions& o, OptionId id) {
       return static_cast<double>(o.seed);
     case OptionId::kLevel:
       return o.level;
+    case OptionId::kEval:
+      return static_cast<int>(o.eval);
   }
   return 0;
 }
@@ -67,23 +80,45 @@ void SetValue(search::SearchOptions& o, OptionId id, double value) {
     case OptionId::kLevel:
       o.level = static_cast<int>(value);
       return;
+    case OptionId::kEval:
+      o.eval = static_cast<search::EvalKind>(value);
+      return;
   }
 }
 
-std::string FormatNumber(double value, OptionType type) {
-  if (type == OptionType::kInt) {
+std::string FormatNumber(double value, const OptionSpec& spec) {
+  if (spec.type == OptionType::kChoice) {
+    return std::string(Choices(spec)[static_cast<size_t>(value)]);
+  }
+  if (spec.type == OptionType::kInt) {
     return absl::StrCat(static_cast<int64_t>(value));
   }
   return absl::StrFormat("%g", value);
 }
 
 absl::string_view TypeName(OptionType type) {
-  return type == OptionType::kInt ? "int" : "float";
+  switch (type) {
+    case OptionType::kInt:
+      return "int";
+    case OptionType::kFloat:
+      return "float";
+    case OptionType::kChoice:
+      return "choice";
+  }
+  return "";
 }
 
-// Parses an int or float value of `type`; nullopt-like failure as status.
-absl::StatusOr<double> ParseNumber(absl::string_view text, OptionType type) {
-  if (type == OptionType::kInt) {
+// Parses a value of `spec`'s type (a choice by name, to its index).
+absl::StatusOr<double> ParseNumber(absl::string_view text,
+                                   const OptionSpec& spec) {
+  if (spec.type == OptionType::kChoice) {
+    const std::vector<absl::string_view> choices = Choices(spec);
+    for (size_t i = 0; i < choices.size(); ++i) {
+      if (choices[i] == text) return static_cast<double>(i);
+    }
+    return absl::InvalidArgumentError("not a choice");
+  }
+  if (spec.type == OptionType::kInt) {
     int64_t value = 0;
     if (!absl::SimpleAtoi(text, &value)) {
       return absl::InvalidArgumentError("not an integer");
@@ -95,6 +130,19 @@ absl::StatusOr<double> ParseNumber(absl::string_view text, OptionType type) {
     return absl::InvalidArgumentError("not a number");
   }
   return value;
+}
+
+std::string ExpectedText(const OptionSpec& spec) {
+  switch (spec.type) {
+    case OptionType::kInt:
+      return "an integer";
+    case OptionType::kFloat:
+      return "a number";
+    case OptionType::kChoice:
+      return absl::StrCat("one of ",
+                          absl::StrReplaceAll(spec.choices, {{"|", ", "}}));
+  }
+  return "";
 }
 
 }  // namespace
@@ -116,18 +164,16 @@ const OptionSpec* FindOption(absl::string_view name) {
 
 std::string OptionValueText(const search::SearchOptions& options,
                             const OptionSpec& spec) {
-  return FormatNumber(GetValue(options, spec.id), spec.type);
+  return FormatNumber(GetValue(options, spec.id), spec);
 }
 
 absl::Status SetOptionFromText(search::SearchOptions& options,
                                const OptionSpec& spec, absl::string_view text) {
   const std::string shown(text.substr(0, 40));
-  absl::StatusOr<double> value = ParseNumber(text, spec.type);
+  absl::StatusOr<double> value = ParseNumber(text, spec);
   if (!value.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(spec.name, " must be ",
-                     spec.type == OptionType::kInt ? "an integer" : "a number",
-                     ", not '", shown, "'"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        spec.name, " must be ", ExpectedText(spec), ", not '", shown, "'"));
   }
   if (*value < spec.min || *value > spec.max) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -138,16 +184,24 @@ absl::Status SetOptionFromText(search::SearchOptions& options,
 }
 
 std::string FormatRange(const OptionSpec& spec) {
-  return absl::StrCat(FormatNumber(spec.min, spec.type), "..",
-                      FormatNumber(spec.max, spec.type));
+  if (spec.type == OptionType::kChoice) {
+    return absl::StrReplaceAll(spec.choices, {{"|", ", "}});
+  }
+  return absl::StrCat(FormatNumber(spec.min, spec), "..",
+                      FormatNumber(spec.max, spec));
 }
 
 std::string DescribeOption(const search::SearchOptions& options,
                            const OptionSpec& spec) {
   const search::SearchOptions defaults = DefaultOptions();
+  if (spec.type == OptionType::kChoice) {
+    return absl::StrCat(spec.name, " type=choice values=", spec.choices,
+                        " default=", OptionValueText(defaults, spec),
+                        " value=", OptionValueText(options, spec));
+  }
   return absl::StrCat(spec.name, " type=", TypeName(spec.type),
-                      " min=", FormatNumber(spec.min, spec.type),
-                      " max=", FormatNumber(spec.max, spec.type),
+                      " min=", FormatNumber(spec.min, spec),
+                      " max=", FormatNumber(spec.max, spec),
                       " default=", OptionValueText(defaults, spec),
                       " value=", OptionValueText(options, spec));
 }

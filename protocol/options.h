@@ -1,4 +1,5 @@
-// The engine's named options (threads, visits, movetime, hash, seed, level):
+// The engine's named options (threads, visits, movetime, hash, seed, level,
+// eval):
 // one table shared by the GTP commands set_option/get_option/list_options and
 // by the command line, so both accept exactly the same names and ranges.
 #pragma once
@@ -12,9 +13,18 @@
 
 namespace wallgo::protocol {
 
-enum class OptionType { kInt, kFloat };
+// kChoice: one of `choices` by name, held as its index (min 0, max the last).
+enum class OptionType { kInt, kFloat, kChoice };
 
-enum class OptionId { kThreads, kVisits, kMovetime, kHash, kSeed, kLevel };
+enum class OptionId {
+  kThreads,
+  kVisits,
+  kMovetime,
+  kHash,
+  kSeed,
+  kLevel,
+  kEval
+};
 
 struct OptionSpec {
   OptionId id;
@@ -24,6 +34,7 @@ struct OptionSpec {
   double min;
   double max;
   absl::string_view help;
+  absl::string_view choices = {};  // kChoice: the names, '|' between
 };
 
 // The engine's defaults: search::SearchOptions' defaults, except a move time
@@ -48,7 +59,9 @@ absl::Status SetOptionFromText(search::SearchOptions& options,
 // "1..256", the option's range as text.
 std::string FormatRange(const OptionSpec& spec);
 
-// "name type=int min=1 max=256 default=1 value=4" for list_options.
+// "name type=int min=1 max=256 default=1 value=4" for list_options;
+// "eval type=choice values=classic|net default=classic value=net" for a
+// choice.
 std::string DescribeOption(const search::SearchOptions& options,
                            const OptionSpec& spec);
 

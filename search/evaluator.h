@@ -4,6 +4,7 @@
 // never knows which one it uses.
 #pragma once
 
+#include <memory>
 #include <span>
 
 #include "engine/position.h"
@@ -27,6 +28,30 @@ class Evaluator {
   virtual Value ChildEstimate(const Position& child) const {
     return Evaluate(child, {}, {});
   }
+};
+
+// Leaf values from one evaluator and priors from another: the learned
+// value with the classic priors (eval=hybrid). A first play urgency starts
+// from the value evaluator's estimate of the best-prior child, so that
+// tried and untried moves are valued on one scale; the prior's log odds
+// come from the prior evaluator.
+class CompositeEvaluator : public Evaluator {
+ public:
+  CompositeEvaluator(std::shared_ptr<const Evaluator> value,
+                     std::shared_ptr<const Evaluator> priors)
+      : value_(std::move(value)), priors_(std::move(priors)) {}
+  Value Evaluate(const Position& pos, std::span<const Move> moves,
+                 std::span<float> priors) const override {
+    if (!moves.empty()) priors_->Evaluate(pos, moves, priors);
+    return value_->Evaluate(pos, {}, {});
+  }
+  Value ChildEstimate(const Position& child) const override {
+    return value_->ChildEstimate(child);
+  }
+
+ private:
+  std::shared_ptr<const Evaluator> value_;
+  std::shared_ptr<const Evaluator> priors_;
 };
 
 }  // namespace wallgo::search

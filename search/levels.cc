@@ -24,9 +24,11 @@ class LevelSearcher : public Searcher {
       : options_(options), inner_(MakeLevelPlayer(options)) {}
 
   void SetOptions(const SearchOptions& options) override {
-    const bool same_level = options.level == options_.level;
+    const bool same_player = options.level == options_.level &&
+                             options.eval == options_.eval &&
+                             options.net == options_.net;
     options_ = options;
-    if (same_level) {
+    if (same_player) {
       inner_->SetOptions(options);
     } else {
       inner_ = MakeLevelPlayer(options);
@@ -63,6 +65,18 @@ MctsConfig LevelConfig(int level) {
   return config;
 }
 
+void UseEvaluation(const SearchOptions& options, MctsConfig& config) {
+  if (options.net == nullptr) return;
+  if (options.eval == EvalKind::kNet) {
+    config.evaluator = options.net;
+    // The network's priors come with its value: one call expands a node.
+    config.expand_at_creation = true;
+  } else if (options.eval == EvalKind::kHybrid) {
+    config.evaluator = std::make_shared<CompositeEvaluator>(
+        options.net, std::make_shared<ClassicEvaluator>(config.classic));
+  }
+}
+
 std::unique_ptr<Searcher> MakeLevelPlayer(const SearchOptions& options) {
   switch (options.level) {
     case 1:
@@ -76,9 +90,11 @@ std::unique_ptr<Searcher> MakeLevelPlayer(const SearchOptions& options) {
     }
     case 4:
       return std::make_unique<AlphaBetaPlayer>(options);
-    default:
-      return std::make_unique<MctsSearcher>(options,
-                                            LevelConfig(options.level));
+    default: {
+      MctsConfig config = LevelConfig(options.level);
+      UseEvaluation(options, config);
+      return std::make_unique<MctsSearcher>(options, config);
+    }
   }
 }
 

@@ -14,6 +14,13 @@
 
 namespace wallgo::search {
 
+class Evaluator;
+
+// What the graph search (levels 5..10) evaluates its leaves with: the
+// classic reachability estimate, the learned network (search/net), or the
+// network's value with the classic priors.
+enum class EvalKind : uint8_t { kClassic, kNet, kHybrid };
+
 struct SearchOptions {
   int threads = 1;
   int64_t visits = 0;     // playouts per move; 0 = no visit limit
@@ -21,9 +28,14 @@ struct SearchOptions {
   // The user chose movetime (command line or set_option), not a default:
   // only then does it also cap a clock (see EffectiveMoveTime).
   bool movetime_set = false;
-  int hash_mb = 256;      // search memory (node arena + table)
+  int hash_mb = 256;  // search memory (node arena + table)
   uint64_t seed = 0;
   int level = 10;  // 1 (beginner) .. 10 (full strength)
+  EvalKind eval = EvalKind::kClassic;
+  // The learned evaluation used when eval is kNet, loaded by the caller
+  // (the protocol layer reads the weights file); null falls back to the
+  // classic one.
+  std::shared_ptr<const Evaluator> net;
 };
 
 // The GTP clock of the side to move, as time_settings/time_left describe it.

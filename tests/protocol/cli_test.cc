@@ -36,9 +36,11 @@ TEST(CliTest, BadFlagsAndValuesExitWithStatusTwoAndAOneLineError) {
       {"--level",
        "wallgo: the required argument for option '--level' is missing"},
       {"perft 2 3",
-       "wallgo: unexpected argument '3' (jobs: perft [DEPTH], bench, analysis)"},
+       "wallgo: unexpected argument '3' (jobs: perft [DEPTH], bench, "
+       "analysis)"},
       {"dance",
-       "wallgo: unexpected argument 'dance' (jobs: perft [DEPTH], bench, analysis)"},
+       "wallgo: unexpected argument 'dance' (jobs: perft [DEPTH], bench, "
+       "analysis)"},
       {"--depth 3",
        "wallgo: --depth, --position, --rules, --moves and --divide "
        "belong to the perft job"},
@@ -58,13 +60,72 @@ TEST(CliTest, BadFlagsAndValuesExitWithStatusTwoAndAOneLineError) {
   }
 }
 
+// eval=net and eval=hybrid use the built-in weights unless --weights names
+// a file; a file that cannot be used is an error at start, never a crash
+// or a silently weaker engine.
+TEST(CliTest, EveryEvaluationPlaysAndBadWeightsStopTheStart) {
+  for (const char* eval : {"classic", "net", "hybrid"}) {
+    const RunResult run =
+        RunWallgo(std::string("--visits 60 --eval ") + eval,
+                  "get_option eval\nplay red c3\nplay blue e5\nplay blue c5\n"
+                  "play red e3\ngenmove red\ngenmove blue\n");
+    EXPECT_EQ(run.exit_code, 0) << eval << run.err;
+    std::vector<std::string> answers = absl::StrSplit(run.out, "\n\n");
+    ASSERT_EQ(answers.size(), 8u) << eval << run.out;
+    EXPECT_EQ(answers[0], std::string("= ") + eval);
+    EXPECT_THAT(answers[5], StartsWith("= ")) << eval;
+    EXPECT_THAT(answers[6], StartsWith("= ")) << eval;
+  }
+  const std::string weights =
+      ReadWholeFile(WALLGO_SOURCE_DIR "/search/net/weights/wallgo-net-1.wgn");
+  ASSERT_GT(weights.size(), 1000u);
+  const std::filesystem::path file = TempFile("wallgo_weights");
+  WriteWholeFile(file, weights);
+  const RunResult good = RunWallgo(
+      "--eval net --visits 30 --weights " + file.string(), "genmove red\n");
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_THAT(good.out, StartsWith("= "));
+
+  std::string corrupt = weights;
+  corrupt[corrupt.size() / 2] ^= 0x40;
+  std::string future = weights;
+  future[8] = 9;  // the format version, a little-endian u32 at byte 8
+  const struct {
+    std::string contents;
+    std::string error;
+  } cases[] = {
+      {weights.substr(0, 1000), "truncated: 1000 bytes"},
+      {corrupt, "checksum"},
+      {future, "version 9, this build reads version 1"},
+      {"not a network at all, but long enough to hold a header: "
+       "0123456789",
+       "bad magic"},
+  };
+  for (const auto& c : cases) {
+    WriteWholeFile(file, c.contents);
+    const RunResult bad = RunWallgo("--weights " + file.string(), "name\n");
+    EXPECT_EQ(bad.exit_code, 2) << c.error;
+    EXPECT_THAT(FirstLine(bad.err),
+                StartsWith("wallgo: weights file " + file.string() + ": "));
+    EXPECT_THAT(FirstLine(bad.err), HasSubstr(c.error));
+    EXPECT_EQ(bad.out, "");
+  }
+  std::filesystem::remove(file);
+  const RunResult missing = RunWallgo("--weights /nonexistent/w.wgn", "");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(FirstLine(missing.err),
+            "wallgo: cannot open weights file /nonexistent/w.wgn: No such "
+            "file or directory");
+}
+
 TEST(CliTest, HelpAndVersion) {
   const RunResult help = RunWallgo("--help", "");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, StartsWith("Usage: wallgo"));
   for (const char* flag :
        {"--threads", "--visits", "--movetime", "--hash", "--seed", "--level",
-        "--config", "--log", "--depth", "--position", "--moves", "--divide"}) {
+        "--config", "--log", "--depth", "--position", "--moves", "--divide",
+        "--eval", "--weights"}) {
     EXPECT_THAT(help.out, HasSubstr(flag));
   }
   const RunResult version = RunWallgo("--version", "");

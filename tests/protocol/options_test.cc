@@ -9,7 +9,7 @@ namespace {
 TEST(OptionsTest, EveryOptionOfTheContractExistsWithItsDefault) {
   const search::SearchOptions defaults = DefaultOptions();
   for (const char* name :
-       {"threads", "visits", "movetime", "hash", "seed", "level"}) {
+       {"threads", "visits", "movetime", "hash", "seed", "level", "eval"}) {
     const OptionSpec* spec = FindOption(name);
     ASSERT_NE(spec, nullptr) << name;
     const std::string description = DescribeOption(defaults, *spec);
@@ -40,6 +40,27 @@ TEST(OptionsTest, ValuesAreParsedAndRangeCheckedWithoutPartialChanges) {
   EXPECT_TRUE(SetOptionFromText(options, seed, "4294967295").ok());
   EXPECT_EQ(options.seed, 4294967295u);
   EXPECT_EQ(OptionValueText(options, seed), "4294967295");
+}
+
+TEST(OptionsTest, TheEvaluationIsAChoiceByName) {
+  search::SearchOptions options = DefaultOptions();
+  const OptionSpec& eval = *FindOption("eval");
+  EXPECT_EQ(OptionValueText(options, eval), "classic");
+  EXPECT_EQ(DescribeOption(options, eval),
+            "eval type=choice values=classic|net|hybrid default=classic "
+            "value=classic");
+  EXPECT_TRUE(SetOptionFromText(options, eval, "hybrid").ok());
+  EXPECT_EQ(options.eval, search::EvalKind::kHybrid);
+  EXPECT_TRUE(SetOptionFromText(options, eval, "net").ok());
+  EXPECT_EQ(options.eval, search::EvalKind::kNet);
+  EXPECT_EQ(OptionValueText(options, eval), "net");
+  for (const char* bad : {"", "Net", "2", "classic ", "neural"}) {
+    const absl::Status status = SetOptionFromText(options, eval, bad);
+    EXPECT_EQ(status.message(), std::string("eval must be one of classic, "
+                                            "net, hybrid, not '") +
+                                    bad + "'");
+    EXPECT_EQ(options.eval, search::EvalKind::kNet);
+  }
 }
 
 TEST(TimeControlTest, NoSettingsMeansNoClock) {

@@ -2,6 +2,8 @@
 // computed (its fixture, to 1e-4); the loader turns every kind of bad file
 // into a clear error; the features and the evaluator keep their invariants
 // along random games of every variant, from several threads at once.
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -14,9 +16,11 @@
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "search/bench.h"
 #include "search/net/fixture.h"
 #include "search/net/net_evaluator.h"
 #include "search/net/symmetry.h"
+#include "search/search.h"
 #include "tests/engine/test_support.h"
 
 namespace wallgo::search::net {
@@ -212,6 +216,72 @@ TEST(ThreadedNetEvaluator, ThreadsGetTheSameAnswers) {
     EXPECT_EQ(a[i].win, alone[i].win);
     EXPECT_EQ(b[i].win, alone[i].win);
     EXPECT_EQ(b[i].margin, alone[i].margin);
+  }
+}
+
+// Counts the calls that reach the network, and those that asked for priors.
+class CountingEvaluator : public Evaluator {
+ public:
+  explicit CountingEvaluator(std::shared_ptr<const Evaluator> inner)
+      : inner_(std::move(inner)) {}
+  Value Evaluate(const Position& pos, std::span<const Move> moves,
+                 std::span<float> priors) const override {
+    calls.fetch_add(1);
+    if (!moves.empty()) with_priors.fetch_add(1);
+    return inner_->Evaluate(pos, moves, priors);
+  }
+  mutable std::atomic<int64_t> calls{0}, with_priors{0};
+
+ private:
+  std::shared_ptr<const Evaluator> inner_;
+};
+
+bool IsLegalMove(const Position& pos, Move move) {
+  MoveList moves;
+  GenerateMoves(pos, moves);
+  return std::find(moves.begin(), moves.end(), move) != moves.end();
+}
+
+// eval=net and eval=hybrid reach the network through MakeSearcher (the
+// protocol's path): net for values and priors, hybrid for values only.
+// Two threads: run under ThreadSanitizer in CI.
+TEST(ThreadedNetSearch, ThreadedSearchesUseTheNetAsTheEvalOptionSays) {
+  absl::StatusOr<std::unique_ptr<NetEvaluator>> loaded =
+      NetEvaluator::Load(kWeights);
+  ASSERT_TRUE(loaded.ok());
+  const std::shared_ptr<const Evaluator> net = std::move(*loaded);
+  for (const EvalKind eval :
+       {EvalKind::kNet, EvalKind::kHybrid, EvalKind::kClassic}) {
+    auto counting = std::make_shared<CountingEvaluator>(net);
+    SearchOptions options;
+    options.threads = 2;
+    options.visits = 300;
+    options.hash_mb = 4;
+    options.eval = eval;
+    options.net = counting;
+    std::unique_ptr<Searcher> searcher = MakeSearcher(options);
+    Position pos = BenchStart(BenchPositions()[5]);
+    for (int ply = 0; ply < 6 && !IsGameOver(pos); ++ply) {
+      const SearchResult r = searcher->Search(pos, Limits{}, nullptr, 0);
+      ASSERT_TRUE(IsLegalMove(pos, r.best));
+      EXPECT_EQ(r.info.total_visits, 300);
+      pos.Play(r.best);
+    }
+    const int64_t calls = counting->calls.load();
+    const int64_t with_priors = counting->with_priors.load();
+    switch (eval) {
+      case EvalKind::kNet:  // every new node: its value and its priors
+        EXPECT_GE(calls, 6 * 250);
+        EXPECT_GE(with_priors, 6 * 250);
+        break;
+      case EvalKind::kHybrid:  // values only; the priors are classic
+        EXPECT_GE(calls, 6 * 250);
+        EXPECT_EQ(with_priors, 0);
+        break;
+      case EvalKind::kClassic:
+        EXPECT_EQ(calls, 0);
+        break;
+    }
   }
 }
 
