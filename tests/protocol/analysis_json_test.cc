@@ -50,7 +50,8 @@ TEST(AnalysisQueryTest, EveryFieldIsReadAndWrittenBack) {
       R"({"id":"q7","rules":"players=2 setup=empty","moves":["d4","c3","e5"],)"
       R"("analyzeTurns":[3,0,2],"maxVisits":1234,"maxTime":2.5,)"
       R"("includeOwnership":true,"includePolicy":true,)"
-      R"("overrideOptions":{"seed":42,"level":"7"},"priority":-3})";
+      R"("overrideOptions":{"seed":42,"level":"7","eval":"hybrid"},)"
+      R"("priority":-3})";
   const AnalysisQuery q = MustParse(line);
   EXPECT_EQ(q.id, "q7");
   EXPECT_FALSE(q.from_position);
@@ -62,11 +63,13 @@ TEST(AnalysisQueryTest, EveryFieldIsReadAndWrittenBack) {
   EXPECT_EQ(q.max_time_s, 2.5);
   EXPECT_TRUE(q.include_ownership);
   EXPECT_TRUE(q.include_policy);
-  ASSERT_EQ(q.overrides.size(), 2u);
+  ASSERT_EQ(q.overrides.size(), 3u);
   EXPECT_EQ(q.overrides[0],
             (std::pair<std::string, std::string>("seed", "42")));
   EXPECT_EQ(q.overrides[1],
             (std::pair<std::string, std::string>("level", "7")));
+  EXPECT_EQ(q.overrides[2],
+            (std::pair<std::string, std::string>("eval", "hybrid")));
   EXPECT_EQ(q.priority, -3);
   EXPECT_EQ(PositionString(q.PositionAt(0)), PositionString(q.start));
   EXPECT_EQ(q.PositionAt(3).to_move(), Colour::kRed);  // red, blue, blue, red
@@ -134,6 +137,8 @@ TEST(AnalysisQueryTest, EachBadFieldIsNamed) {
       {R"({"id":"x","overrideOptions":[]})", "overrideOptions"},
       {R"({"id":"x","overrideOptions":{"level":99}})", "overrideOptions.level"},
       {R"({"id":"x","overrideOptions":{"seed":[1]}})", "overrideOptions.seed"},
+      {R"({"id":"x","overrideOptions":{"eval":"deep"}})",
+       "overrideOptions.eval"},
       {R"({"id":"x","overrideOptions":{"hash":64}})", "overrideOptions.hash"},
       {R"({"id":"x","overrideOptions":{"threads":2}})",
        "overrideOptions.threads"},
