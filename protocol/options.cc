@@ -139,8 +139,7 @@ std::string ExpectedText(const OptionSpec& spec) {
     case OptionType::kFloat:
       return "a number";
     case OptionType::kChoice:
-      return absl::StrCat("one of ",
-                          absl::StrReplaceAll(spec.choices, {{"|", ", "}}));
+      return absl::StrCat("one of ", FormatRange(spec));
   }
   return "";
 }
