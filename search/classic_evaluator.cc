@@ -86,7 +86,8 @@ void ClassicEvaluator::ChildUtilities(const Position& pos,
   int groups = 0;
   for (int i = 0; i < count; ++i) {
     const Move m = moves[i];
-    const unsigned key = (static_cast<unsigned>(m.kind) * 64u + m.from) * 64u + m.to;
+    const unsigned key =
+        (static_cast<unsigned>(m.kind) * 64u + m.from) * 64u + m.to;
     unsigned h = (key * 2654435761u) >> 23 & (kSlots - 1);
     while (slot[h] >= 0 && !SameGroup(moves[leader[slot[h]]], m)) {
       h = (h + 1) & (kSlots - 1);
@@ -103,10 +104,9 @@ void ClassicEvaluator::ChildUtilities(const Position& pos,
   std::array<int, MoveList::kCapacity> rank;
   for (int g = 0; g < groups; ++g) rank[g] = g;
   const int refined = std::min(groups, config_.refined_groups);
-  std::partial_sort(rank.begin(), rank.begin() + refined,
-                    rank.begin() + groups, [&](int a, int b) {
-                      return utility[leader[a]] > utility[leader[b]];
-                    });
+  std::partial_sort(
+      rank.begin(), rank.begin() + refined, rank.begin() + groups,
+      [&](int a, int b) { return utility[leader[a]] > utility[leader[b]]; });
   for (int r = 0; r < refined; ++r) {
     for (int i = 0; i < count; ++i) {
       if (group_of[i] == rank[r] && i != leader[rank[r]]) {
@@ -120,23 +120,26 @@ Value ClassicEvaluator::ChildEstimate(const Position& child) const {
   return ValueOf(search::Evaluate(child), child.num_players());
 }
 
+void ClassicEvaluator::Priors(const Position& pos, std::span<const Move> moves,
+                              std::span<float> priors) const {
+  std::array<float, MoveList::kCapacity> utility;
+  const std::span<float> u(utility.data(), moves.size());
+  ChildUtilities(pos, moves, u);
+  float best = -std::numeric_limits<float>::infinity();
+  for (const float x : u) best = std::max(best, x);
+  float sum = 0;
+  const auto temperature = static_cast<float>(config_.prior_temperature);
+  for (size_t i = 0; i < moves.size(); ++i) {
+    priors[i] = std::exp((u[i] - best) / temperature);
+    sum += priors[i];
+  }
+  for (size_t i = 0; i < moves.size(); ++i) priors[i] /= sum;
+}
+
 Value ClassicEvaluator::Evaluate(const Position& pos,
                                  std::span<const Move> moves,
                                  std::span<float> priors) const {
-  if (!moves.empty()) {
-    std::array<float, MoveList::kCapacity> utility;
-    const std::span<float> u(utility.data(), moves.size());
-    ChildUtilities(pos, moves, u);
-    float best = -std::numeric_limits<float>::infinity();
-    for (const float x : u) best = std::max(best, x);
-    float sum = 0;
-    const auto temperature = static_cast<float>(config_.prior_temperature);
-    for (size_t i = 0; i < moves.size(); ++i) {
-      priors[i] = std::exp((u[i] - best) / temperature);
-      sum += priors[i];
-    }
-    for (size_t i = 0; i < moves.size(); ++i) priors[i] /= sum;
-  }
+  if (!moves.empty()) Priors(pos, moves, priors);
   return LeafValue(pos);
 }
 

@@ -53,6 +53,10 @@ class ClassicEvaluator : public Evaluator {
   // that a first play urgency from the prior's log odds is each move's own
   // evaluation.
   Value ChildEstimate(const Position& child) const override;
+  // A softmax of the children's utilities, without the leaf value's random
+  // moves and evaluation.
+  void Priors(const Position& pos, std::span<const Move> moves,
+              std::span<float> priors) const override;
   const ClassicEvaluatorConfig& config() const { return config_; }
 
  private:

@@ -28,6 +28,14 @@ class Evaluator {
   virtual Value ChildEstimate(const Position& child) const {
     return Evaluate(child, {}, {});
   }
+  // Only the priors of `moves` (not empty) into `priors`: what the search
+  // asks when it adds edges to a node it has already valued. By default
+  // Evaluate's, its value dropped; an evaluator whose value costs work of
+  // its own skips it.
+  virtual void Priors(const Position& pos, std::span<const Move> moves,
+                      std::span<float> priors) const {
+    Evaluate(pos, moves, priors);
+  }
 };
 
 // Leaf values from one evaluator and priors from another: the learned
@@ -42,8 +50,12 @@ class CompositeEvaluator : public Evaluator {
       : value_(std::move(value)), priors_(std::move(priors)) {}
   Value Evaluate(const Position& pos, std::span<const Move> moves,
                  std::span<float> priors) const override {
-    if (!moves.empty()) priors_->Evaluate(pos, moves, priors);
+    if (!moves.empty()) priors_->Priors(pos, moves, priors);
     return value_->Evaluate(pos, {}, {});
+  }
+  void Priors(const Position& pos, std::span<const Move> moves,
+              std::span<float> priors) const override {
+    priors_->Priors(pos, moves, priors);
   }
   Value ChildEstimate(const Position& child) const override {
     return value_->ChildEstimate(child);

@@ -356,7 +356,9 @@ class MctsSearcher::Run {
     MoveList generated;
     if (known_moves == nullptr) {
       GenerateMoves(pos, generated);
-      EvaluateLeaf(pos, generated, t);  // the priors (value unused)
+      evaluator_.Priors(
+          pos, std::span<const Move>(generated.begin(), generated.size()),
+          std::span<float>(t.priors.data(), generated.size()));
     }
     const MoveList& moves = known_moves ? *known_moves : generated;
     if (allocated == 0) {

@@ -205,6 +205,12 @@ class LeafCounter : public Evaluator {
   Value ChildEstimate(const Position& child) const override {
     return inner_.ChildEstimate(child);
   }
+  // A later chunk's priors, as the engine asks for them (no leaf value).
+  void Priors(const Position& pos, std::span<const Move> moves,
+              std::span<float> priors) const override {
+    prior_calls.fetch_add(1, std::memory_order_relaxed);
+    inner_.Priors(pos, moves, priors);
+  }
   mutable std::atomic<int64_t> leaves{0}, prior_calls{0};
 
  private:
