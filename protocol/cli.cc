@@ -37,8 +37,8 @@ po::options_description GeneralFlags() {
       "log", po::value<std::string>()->value_name("FILE"),
       "append events and the command transcript to FILE")(
       "weights", po::value<std::string>()->value_name("FILE"),
-      "the learned evaluation's weights for eval=net (default: the built-in "
-      "wallgo-net-1)");
+      "the learned evaluation's weights for eval=net and eval=hybrid "
+      "(default: the built-in wallgo-net-1)");
   return flags;
 }
 

@@ -33,8 +33,8 @@ struct Invocation {
   Job job = Job::kGtp;
   search::SearchOptions search;  // DefaultOptions() changed by the flags
   std::string log_file;          // empty = no log file
-  // The network for eval=net; empty = the built-in weights. The caller
-  // loads it (protocol links no network code) and puts it in search.net.
+  // The network for eval=net and hybrid; empty = the built-in weights. The
+  // caller loads it (protocol links no network code) and puts it in search.net.
   std::string weights_file;
   PerftJob perft;
   AnalysisJob analysis;

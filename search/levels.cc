@@ -54,17 +54,8 @@ class LevelSearcher : public Searcher {
   std::unique_ptr<Searcher> inner_;
 };
 
-}  // namespace
-
-MctsConfig LevelConfig(int level) {
-  MctsConfig config;
-  if (level >= 5 && level <= 9) {
-    config.max_visits = kLevelVisits[level - 5];
-    config.move_temperature = kLevelTemperature[level - 5];
-  }
-  return config;
-}
-
+// Puts options.eval's evaluator into `config` (the learned one, when asked
+// for and loaded; else the config's own, the classic by default).
 void UseEvaluation(const SearchOptions& options, MctsConfig& config) {
   if (options.net == nullptr) return;
   if (options.eval == EvalKind::kNet) {
@@ -75,6 +66,17 @@ void UseEvaluation(const SearchOptions& options, MctsConfig& config) {
     config.evaluator = std::make_shared<CompositeEvaluator>(
         options.net, std::make_shared<ClassicEvaluator>(config.classic));
   }
+}
+
+}  // namespace
+
+MctsConfig LevelConfig(int level) {
+  MctsConfig config;
+  if (level >= 5 && level <= 9) {
+    config.max_visits = kLevelVisits[level - 5];
+    config.move_temperature = kLevelTemperature[level - 5];
+  }
+  return config;
 }
 
 std::unique_ptr<Searcher> MakeLevelPlayer(const SearchOptions& options) {

@@ -16,10 +16,6 @@ namespace wallgo::search {
 // The graph-search settings of `level` (5..10).
 MctsConfig LevelConfig(int level);
 
-// Puts options.eval's evaluator into `config` (the learned one, when asked
-// for and loaded; else the config's own, the classic by default).
-void UseEvaluation(const SearchOptions& options, MctsConfig& config);
-
 // The player of `options.level` itself (MakeSearcher wraps it so that a
 // later SetOptions may change the level).
 std::unique_ptr<Searcher> MakeLevelPlayer(const SearchOptions& options);

@@ -32,9 +32,9 @@ struct SearchOptions {
   uint64_t seed = 0;
   int level = 10;  // 1 (beginner) .. 10 (full strength)
   EvalKind eval = EvalKind::kClassic;
-  // The learned evaluation used when eval is kNet, loaded by the caller
-  // (the protocol layer reads the weights file); null falls back to the
-  // classic one.
+  // The learned evaluation used when eval is kNet or kHybrid, loaded by the
+  // caller (the protocol layer reads the weights file); null falls back to
+  // the classic one.
   std::shared_ptr<const Evaluator> net;
 };
 
