@@ -106,11 +106,7 @@ int RunAnalysis(const Invocation& inv) {
 // now rather than in the middle of a game.
 absl::Status LoadNet(Invocation& inv) {
   absl::StatusOr<search::net::Network> network =
-      inv.weights_file.empty()
-          ? search::net::Network::FromBytes(
-                search::net::BuiltinWeights(),
-                std::string(search::net::kBuiltinWeightsName))
-          : search::net::Network::Load(inv.weights_file);
+      search::net::LoadWeights(inv.weights_file);
   if (!network.ok()) return network.status();
   inv.search.net = std::make_shared<const search::net::NetEvaluator>(
       std::make_shared<const search::net::Network>(*std::move(network)));

@@ -12,4 +12,9 @@ std::string_view BuiltinWeights() {
                           wallgo_builtin_weights_begin));
 }
 
+absl::StatusOr<Network> LoadWeights(const std::string& path) {
+  if (!path.empty()) return Network::Load(path);
+  return Network::FromBytes(BuiltinWeights(), std::string(kBuiltinWeightsName));
+}
+
 }  // namespace wallgo::search::net

@@ -5,6 +5,7 @@
 //   wallgo-net verify --weights net.wgn --fixture fixture.json
 //   wallgo-net symmetries --out sym.json        (the trainer's augmentation)
 // tools/train/make_weights.sh strings them together with the trainer.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +21,7 @@
 #include "engine/regions.h"
 #include "nlohmann/json.hpp"
 #include "search/eval/eval.h"
+#include "search/net/builtin_weights.h"
 #include "search/net/examples.h"
 #include "search/net/fixture.h"
 #include "search/net/net_evaluator.h"
@@ -62,9 +64,29 @@ absl::Status ParseShard(const std::string& text, GenerateOptions& o) {
   return absl::OkStatus();
 }
 
+// --eval NAME and --weights FILE (empty: the built-in network) into `o`.
+absl::Status UseEvaluation(const std::string& eval, const std::string& weights,
+                           GenerateOptions& o) {
+  const auto* name = std::find(kEvalKindNames.begin(), kEvalKindNames.end(),
+                               eval);
+  if (name == kEvalKindNames.end()) {
+    return absl::InvalidArgumentError("--eval must be classic, net or hybrid, not '" +
+                                      eval + "'");
+  }
+  o.eval = static_cast<EvalKind>(name - kEvalKindNames.begin());
+  if (o.eval == EvalKind::kClassic) return absl::OkStatus();
+  absl::StatusOr<Network> network = LoadWeights(weights);
+  if (!network.ok()) return network.status();
+  o.weights_checksum = network->checksum();
+  o.net = std::make_shared<const NetEvaluator>(
+      std::make_shared<const Network>(*std::move(network)));
+  return absl::OkStatus();
+}
+
 absl::Status Generate(const std::vector<std::string>& args) {
   GenerateOptions o;
-  std::string out, rules = "players=2", shard = "1/1";
+  std::string out, rules = "players=2", shard = "1/1", eval = "classic",
+                   weights;
   bool quiet = false;
   po::options_description desc("wallgo-net generate options");
   desc.add_options()("help", "this text")("out", po::value(&out)->required(),
@@ -86,13 +108,19 @@ absl::Status Generate(const std::vector<std::string>& args) {
       "then moves drawn by visits^(1/T)")(
       "temperature", po::value(&o.temperature)->default_value(o.temperature),
       "T")("hash", po::value(&o.hash_mb)->default_value(o.hash_mb),
-           "MB per search")("quiet", po::bool_switch(&quiet),
+           "MB per search")(
+      "eval", po::value(&eval)->default_value(eval),
+      "the search's evaluation: classic, net or hybrid")(
+      "weights", po::value(&weights),
+      "weights for net and hybrid (default: the built-in wallgo-net-1)")(
+      "quiet", po::bool_switch(&quiet),
                             "no progress lines");
   if (!Parse(desc, args)) return absl::OkStatus();
   absl::StatusOr<Rules> parsed = ParseRules(rules);
   if (!parsed.ok()) return parsed.status();
   o.rules = *parsed;
   if (absl::Status s = ParseShard(shard, o); !s.ok()) return s;
+  if (absl::Status s = UseEvaluation(eval, weights, o); !s.ok()) return s;
   auto progress = [quiet](const GenerateReport& r) {
     if (quiet || r.games_played % 10 != 0) return;
     std::fprintf(stderr, "%d games, %lld positions, %.1f s\n", r.games_played,

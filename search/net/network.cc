@@ -144,6 +144,7 @@ absl::StatusOr<Network> Network::FromBytes(std::string_view bytes,
   if (Fnv1a64(payload) != checksum) {
     return error("corrupt: the payload's checksum does not match the header");
   }
+  net.checksum_ = checksum;
   net.weights_.resize(floats);
   std::memcpy(net.weights_.data(), payload.data(), payload.size());
   for (float w : net.weights_) {

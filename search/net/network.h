@@ -69,6 +69,9 @@ class Network {
   // of each cell, classes beyond the game's players left out.
   std::array<float, kOwnershipOutputs> Ownership(const Hidden& hidden,
                                                  int players) const;
+  // The payload's FNV-1a 64, as the file's header states it: which weights
+  // these are (self-play data records it).
+  uint64_t checksum() const { return checksum_; }
 
  private:
   Network() = default;
@@ -81,6 +84,7 @@ class Network {
 
   std::vector<float> weights_;
   Layout layout_{};
+  uint64_t checksum_ = 0;
 };
 
 }  // namespace wallgo::search::net

@@ -76,6 +76,8 @@ DataHeader HeaderFor(const GenerateOptions& o) {
   h.seed = o.seed;
   h.rules = RulesString(o.rules);
   h.record_bytes = sizeof(DataRecord);
+  h.eval = static_cast<uint32_t>(o.eval);
+  h.weights_checksum = o.eval == EvalKind::kClassic ? 0 : o.weights_checksum;
   return h;
 }
 
@@ -88,7 +90,10 @@ std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& o, int game) {
   so.movetime_s = 0;
   so.hash_mb = o.hash_mb;
   so.seed = seed;
-  MctsSearcher searcher(so, LevelConfig(10));
+  so.eval = o.eval;
+  so.net = o.net;
+  so.level = 10;
+  const std::unique_ptr<Searcher> searcher = MakeLevelPlayer(so);
 
   Position pos = *Position::Start(o.rules);
   std::vector<DataRecord> records;
@@ -101,7 +106,7 @@ std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& o, int game) {
     r.ply = static_cast<uint16_t>(ply);
     r.num_moves = static_cast<uint16_t>(moves.size());
     for (int i = 0; i < moves.size(); ++i) r.moves[i] = PackMove(moves[i]);
-    const SearchResult result = searcher.Search(pos, Limits{}, nullptr, 0);
+    const SearchResult result = searcher->Search(pos, Limits{}, nullptr, 0);
     RecordSearch(result.info, moves, r);
 
     Move chosen = result.best;
@@ -136,6 +141,9 @@ absl::StatusOr<GenerateReport> GenerateData(
   if (o.games < 0 || o.visits < 1 || o.jobs < 1 || o.temperature < 0) {
     return absl::InvalidArgumentError(
         "games >= 0, visits >= 1, jobs >= 1 and temperature >= 0 are needed");
+  }
+  if (o.eval != EvalKind::kClassic && o.net == nullptr) {
+    return absl::InvalidArgumentError("eval net or hybrid needs a network");
   }
   absl::Status rules_ok = ValidateRules(o.rules);
   if (!rules_ok.ok()) return rules_ok;

@@ -15,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "engine/types.h"
+#include "search/search.h"
 #include "search/net/training_data.h"
 
 namespace wallgo::search::net {
@@ -31,6 +32,11 @@ struct GenerateOptions {
   int shard_count = 1;
   int jobs = 1;  // games played at once, one search thread each
   int hash_mb = 32;
+  // The search's evaluation; net or hybrid need `net` (a NetEvaluator),
+  // whose weights' checksum the file's header records.
+  EvalKind eval = EvalKind::kClassic;
+  std::shared_ptr<const Evaluator> net;
+  uint64_t weights_checksum = 0;
 };
 
 // The header a run with `options` writes.

@@ -19,6 +19,8 @@ namespace {
 
 constexpr int kRulesBytes = 160;
 constexpr int kRulesOffset = 56;
+constexpr int kEvalOffset = kRulesOffset + kRulesBytes;  // 216
+constexpr int kWeightsChecksumOffset = kEvalOffset + 8;  // 224
 
 template <typename T>
 void Put(std::array<char, kDataHeaderBytes>& bytes, int offset, T value) {
@@ -47,6 +49,8 @@ std::array<char, kDataHeaderBytes> EncodeHeader(const DataHeader& h) {
   Put<uint64_t>(bytes, 48, h.seed);
   std::memcpy(bytes.data() + kRulesOffset, h.rules.data(),
               std::min<size_t>(h.rules.size(), kRulesBytes - 1));
+  Put<uint32_t>(bytes, kEvalOffset, h.eval);
+  Put<uint64_t>(bytes, kWeightsChecksumOffset, h.weights_checksum);
   return bytes;
 }
 
@@ -79,6 +83,8 @@ absl::StatusOr<DataHeader> DecodeHeader(
   h.seed = Get<uint64_t>(bytes, 48);
   const char* rules = bytes.data() + kRulesOffset;
   h.rules.assign(rules, strnlen(rules, kRulesBytes));
+  h.eval = Get<uint32_t>(bytes, kEvalOffset);
+  h.weights_checksum = Get<uint64_t>(bytes, kWeightsChecksumOffset);
   return h;
 }
 
@@ -230,7 +236,7 @@ absl::StatusOr<DataWriter> DataWriter::Open(const std::string& path,
     return absl::FailedPreconditionError(absl::StrCat(
         path,
         " was generated with other options (seed, visits, games, shard, "
-        "randomness or rules); resume it with the same ones or use "
+        "randomness, rules, evaluation or weights); resume it with the same ones or use "
         "another file"));
   }
   // Keep whole games only: the last record of a whole game has

@@ -37,6 +37,11 @@ struct DataHeader {
   float temperature = 0;
   uint64_t seed = 0;
   std::string rules;  // RulesString, at most 160 characters
+  // The self-play search's evaluation (EvalKind: 0 classic, 1 net, 2
+  // hybrid) and, with a network, its weights' checksum. Files made before
+  // these fields existed read 0, 0: classic, as they were.
+  uint32_t eval = 0;
+  uint64_t weights_checksum = 0;
   bool operator==(const DataHeader&) const = default;
 };
 

@@ -14,6 +14,7 @@
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "search/net/examples.h"
+#include "search/net/net_evaluator.h"
 #include "search/net/selfplay_data.h"
 
 namespace wallgo::search::net {
@@ -203,6 +204,50 @@ TEST(NetData, RefusesOtherOptionsAndForeignFiles) {
   bad.shard_index = 2;
   bad.shard_count = 2;
   EXPECT_FALSE(GenerateData(TempPath("bad.wgd"), bad).ok());
+}
+
+TEST(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
+  absl::StatusOr<Network> network =
+      Network::Load(WALLGO_SOURCE_DIR "/search/net/weights/wallgo-net-1.wgn");
+  ASSERT_TRUE(network.ok()) << network.status();
+  GenerateOptions hybrid = Small();
+  hybrid.games = 1;
+  hybrid.eval = EvalKind::kHybrid;
+  hybrid.weights_checksum = network->checksum();
+  hybrid.net = std::make_shared<const NetEvaluator>(
+      std::make_shared<const Network>(*network));
+  const std::string path = TempPath("hybrid.wgd");
+  ASSERT_TRUE(GenerateData(path, hybrid).ok());
+  absl::StatusOr<DataHeader> header = ReadDataHeader(path);
+  ASSERT_TRUE(header.ok()) << header.status();
+  EXPECT_EQ(header->eval, static_cast<uint32_t>(EvalKind::kHybrid));
+  EXPECT_NE(header->weights_checksum, 0u);
+  EXPECT_EQ(header->weights_checksum, network->checksum());
+
+  // The same game with the classic evaluation searches differently.
+  GenerateOptions classic = hybrid;
+  classic.eval = EvalKind::kClassic;
+  const std::string hybrid_bytes = Bytes(path);
+  const std::string classic_bytes = Generate("classic.wgd", classic);
+  EXPECT_NE(hybrid_bytes.substr(kDataHeaderBytes),
+            classic_bytes.substr(kDataHeaderBytes));
+
+  // A resumed run must use the same evaluation and the same weights.
+  for (const GenerateOptions& other :
+       {classic, [&] {
+          GenerateOptions o = hybrid;
+          o.weights_checksum ^= 1;
+          return o;
+        }()}) {
+    absl::StatusOr<GenerateReport> r = GenerateData(path, other);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find("evaluation or weights"),
+              std::string::npos)
+        << r.status();
+  }
+  GenerateOptions no_net = hybrid;
+  no_net.net = nullptr;
+  EXPECT_FALSE(GenerateData(TempPath("no_net.wgd"), no_net).ok());
 }
 
 }  // namespace

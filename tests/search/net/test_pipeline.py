@@ -2,8 +2,9 @@
 """The whole pipeline in miniature (tools/train/make_weights.sh --tiny):
 self-play data, examples, training, export, engine == trainer (verify),
 held-out measures. Checks that training lowers the loss, that the numpy
-readers agree with the engine's files, and that the trainer is
-deterministic for a seed (and depends on it).
+readers agree with the engine's files, that the trainer is deterministic
+for a seed (and depends on it), and that a second generation plays with the
+first one's net and trains on both generations' data.
 
     /usr/bin/python3 tests/search/net/test_pipeline.py --bin build/bin
 """
@@ -71,6 +72,25 @@ def main():
         check(same, "the same seed gives the same weights, byte for byte")
         check(open(other, "rb").read() != open(again, "rb").read(), "another seed, other weights")
         check(first[:8] == b"WALLGONN" and len(first) > 64, "weights file has its header")
+
+        # The next generation: self-play with the first one's net (hybrid),
+        # trained on both generations' data.
+        out2 = os.path.join(out, "gen2")
+        run(os.path.join(ROOT, "tools", "train", "make_weights.sh"), "--tiny",
+            "--out", out2, "--bin", args.bin, "--seed", "2", "--eval", "hybrid",
+            "--weights", weights, "--also", data)
+        header = open(os.path.join(out2, "train.wgd"), "rb").read(wd.DATA_HEADER_BYTES)
+        eval_kind = int.from_bytes(header[216:220], "little")
+        checksum = int.from_bytes(header[224:232], "little")
+        check(eval_kind == 2 and checksum == int.from_bytes(first[48:56], "little"),
+              "generation 2's data names its evaluation (hybrid) and its weights")
+        both = len(records) + len(wd.read_data(os.path.join(out2, "train.wgd")))
+        summary2 = json.load(open(os.path.join(out2, "summary.json")))
+        check(summary2["examples"] == both,
+              f"generation 2 trains on both generations' {both} positions")
+        provenance = open(os.path.join(out2, "net.provenance.txt")).read()
+        check("--eval hybrid" in provenance and "--also " + data in provenance,
+              "the provenance names the evaluation and the earlier data")
 
     if failures:
         sys.exit(f"{len(failures)} check(s) failed: {failures}")
