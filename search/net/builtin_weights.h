@@ -13,7 +13,8 @@ namespace wallgo::search::net {
 
 // The weights file's bytes, and the name its errors and provenance use.
 std::string_view BuiltinWeights();
-inline constexpr std::string_view kBuiltinWeightsName = "wallgo-net-1 (built in)";
+inline constexpr std::string_view kBuiltinWeightsName =
+    "wallgo-net-1 (built in)";
 
 // The network of the weights file at `path`, or the built-in one when `path`
 // is empty: what every program's --weights option means.

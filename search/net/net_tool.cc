@@ -67,11 +67,11 @@ absl::Status ParseShard(const std::string& text, GenerateOptions& o) {
 // --eval NAME and --weights FILE (empty: the built-in network) into `o`.
 absl::Status UseEvaluation(const std::string& eval, const std::string& weights,
                            GenerateOptions& o) {
-  const auto* name = std::find(kEvalKindNames.begin(), kEvalKindNames.end(),
-                               eval);
+  const auto* name =
+      std::find(kEvalKindNames.begin(), kEvalKindNames.end(), eval);
   if (name == kEvalKindNames.end()) {
-    return absl::InvalidArgumentError("--eval must be classic, net or hybrid, not '" +
-                                      eval + "'");
+    return absl::InvalidArgumentError(
+        "--eval must be classic, net or hybrid, not '" + eval + "'");
   }
   o.eval = static_cast<EvalKind>(name - kEvalKindNames.begin());
   if (o.eval == EvalKind::kClassic) return absl::OkStatus();
@@ -108,13 +108,11 @@ absl::Status Generate(const std::vector<std::string>& args) {
       "then moves drawn by visits^(1/T)")(
       "temperature", po::value(&o.temperature)->default_value(o.temperature),
       "T")("hash", po::value(&o.hash_mb)->default_value(o.hash_mb),
-           "MB per search")(
-      "eval", po::value(&eval)->default_value(eval),
-      "the search's evaluation: classic, net or hybrid")(
+           "MB per search")("eval", po::value(&eval)->default_value(eval),
+                            "the search's evaluation: classic, net or hybrid")(
       "weights", po::value(&weights),
       "weights for net and hybrid (default: the built-in wallgo-net-1)")(
-      "quiet", po::bool_switch(&quiet),
-                            "no progress lines");
+      "quiet", po::bool_switch(&quiet), "no progress lines");
   if (!Parse(desc, args)) return absl::OkStatus();
   absl::StatusOr<Rules> parsed = ParseRules(rules);
   if (!parsed.ok()) return parsed.status();

@@ -15,8 +15,8 @@
 
 #include "absl/status/status.h"
 #include "engine/types.h"
-#include "search/search.h"
 #include "search/net/training_data.h"
+#include "search/search.h"
 
 namespace wallgo::search::net {
 

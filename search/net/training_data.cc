@@ -236,7 +236,8 @@ absl::StatusOr<DataWriter> DataWriter::Open(const std::string& path,
     return absl::FailedPreconditionError(absl::StrCat(
         path,
         " was generated with other options (seed, visits, games, shard, "
-        "randomness, rules, evaluation or weights); resume it with the same ones or use "
+        "randomness, rules, evaluation or weights); resume it with the same "
+        "ones or use "
         "another file"));
   }
   // Keep whole games only: the last record of a whole game has

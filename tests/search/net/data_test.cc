@@ -233,12 +233,11 @@ TEST(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
             classic_bytes.substr(kDataHeaderBytes));
 
   // A resumed run must use the same evaluation and the same weights.
-  for (const GenerateOptions& other :
-       {classic, [&] {
-          GenerateOptions o = hybrid;
-          o.weights_checksum ^= 1;
-          return o;
-        }()}) {
+  for (const GenerateOptions& other : {classic, [&] {
+                                         GenerateOptions o = hybrid;
+                                         o.weights_checksum ^= 1;
+                                         return o;
+                                       }()}) {
     absl::StatusOr<GenerateReport> r = GenerateData(path, other);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.status().message().find("evaluation or weights"),
