@@ -80,7 +80,7 @@ records() { echo $(( ($(stat -c %s "$1") - 256) / 1216 )); }
 positions=$(records "$out/train.wgd")
 also_text=
 for f in "${also[@]}"; do also_text+=" + $f ($(records "$f") positions)"; done
-weights_text=${weights:-built-in wallgo-net-1}
+weights_text=${weights:-the built-in network}
 [ "$eval" = classic ] && weights_text=none
 commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
 cat > "$out/net.provenance.txt" <<EOF

@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "search/bench.h"
+#include "search/net/builtin_weights.h"
 #include "search/net/fixture.h"
 #include "search/net/net_evaluator.h"
 #include "search/net/symmetry.h"
@@ -26,10 +27,12 @@
 namespace wallgo::search::net {
 namespace {
 
-const std::string kWeights =
-    std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-1.wgn";
-const std::string kFixture = std::string(WALLGO_SOURCE_DIR) +
-                             "/search/net/weights/wallgo-net-1.fixture.json";
+// The built-in network; wallgo-net-1, the generation before it, is kept for
+// its provenance (it played wallgo-net-2's self-play) and checked too.
+const std::string kShipped =
+    std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-";
+const std::string kWeights = kShipped + "2.wgn";
+const std::string kFixture = kShipped + "2.fixture.json";
 
 std::string Bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -44,12 +47,26 @@ std::string TempFile(const std::string& name, const std::string& contents) {
 }
 
 TEST(NetNetwork, ShippedWeightsComputeWhatTheTrainerComputed) {
-  absl::StatusOr<Network> net = Network::Load(kWeights);
-  ASSERT_TRUE(net.ok()) << net.status();
-  absl::StatusOr<FixtureReport> r = CheckFixture(*net, kFixture, 1e-4);
-  ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_GE(r->samples, 8);
-  EXPECT_LT(r->max_error, 1e-4);
+  for (const std::string generation : {"1", "2"}) {
+    SCOPED_TRACE("wallgo-net-" + generation);
+    absl::StatusOr<Network> net = Network::Load(kShipped + generation + ".wgn");
+    ASSERT_TRUE(net.ok()) << net.status();
+    absl::StatusOr<FixtureReport> r =
+        CheckFixture(*net, kShipped + generation + ".fixture.json", 1e-4);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_GE(r->samples, 8);
+    EXPECT_LT(r->max_error, 1e-4);
+  }
+}
+
+TEST(NetNetwork, TheBuiltInNetworkIsTheShippedFile) {
+  EXPECT_EQ(BuiltinWeights(), Bytes(kWeights));
+  absl::StatusOr<Network> builtin = LoadWeights("");
+  ASSERT_TRUE(builtin.ok()) << builtin.status();
+  absl::StatusOr<Network> file = LoadWeights(kWeights);
+  ASSERT_TRUE(file.ok()) << file.status();
+  EXPECT_EQ(builtin->checksum(), file->checksum());
+  EXPECT_FALSE(LoadWeights(kWeights + ".missing").ok());
 }
 
 TEST(NetNetwork, FixtureCheckCatchesADifference) {
