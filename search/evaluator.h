@@ -66,4 +66,34 @@ class CompositeEvaluator : public Evaluator {
   std::shared_ptr<const Evaluator> priors_;
 };
 
+// One evaluator for games of `players` players, another for the rest: a
+// learned evaluation where it was trained, the classic one elsewhere.
+class PlayerCountEvaluator : public Evaluator {
+ public:
+  PlayerCountEvaluator(int players, std::shared_ptr<const Evaluator> those,
+                       std::shared_ptr<const Evaluator> others)
+      : players_(players),
+        those_(std::move(those)),
+        others_(std::move(others)) {}
+  Value Evaluate(const Position& pos, std::span<const Move> moves,
+                 std::span<float> priors) const override {
+    return For(pos).Evaluate(pos, moves, priors);
+  }
+  void Priors(const Position& pos, std::span<const Move> moves,
+              std::span<float> priors) const override {
+    For(pos).Priors(pos, moves, priors);
+  }
+  Value ChildEstimate(const Position& child) const override {
+    return For(child).ChildEstimate(child);
+  }
+
+ private:
+  const Evaluator& For(const Position& pos) const {
+    return pos.num_players() == players_ ? *those_ : *others_;
+  }
+  int players_;
+  std::shared_ptr<const Evaluator> those_;
+  std::shared_ptr<const Evaluator> others_;
+};
+
 }  // namespace wallgo::search

@@ -54,18 +54,25 @@ class LevelSearcher : public Searcher {
   std::unique_ptr<Searcher> inner_;
 };
 
+// The player count the shipped networks learned from: games of other
+// counts are out of their training, so those get the classic evaluation.
+constexpr int kNetPlayers = 2;
+
 // Puts options.eval's evaluator into `config` (the learned one, when asked
-// for and loaded; else the config's own, the classic by default).
+// for and loaded, in games of kNetPlayers; else the config's own, the
+// classic by default).
 void UseEvaluation(const SearchOptions& options, MctsConfig& config) {
-  if (options.net == nullptr) return;
+  if (options.net == nullptr || options.eval == EvalKind::kClassic) return;
+  auto classic = std::make_shared<ClassicEvaluator>(config.classic);
+  std::shared_ptr<const Evaluator> learned = options.net;
   if (options.eval == EvalKind::kNet) {
-    config.evaluator = options.net;
     // The network's priors come with its value: one call expands a node.
     config.expand_at_creation = true;
-  } else if (options.eval == EvalKind::kHybrid) {
-    config.evaluator = std::make_shared<CompositeEvaluator>(
-        options.net, std::make_shared<ClassicEvaluator>(config.classic));
+  } else {
+    learned = std::make_shared<CompositeEvaluator>(options.net, classic);
   }
+  config.evaluator =
+      std::make_shared<PlayerCountEvaluator>(kNetPlayers, learned, classic);
 }
 
 }  // namespace

@@ -45,12 +45,15 @@ TEST(OptionsTest, ValuesAreParsedAndRangeCheckedWithoutPartialChanges) {
 TEST(OptionsTest, TheEvaluationIsAChoiceByName) {
   search::SearchOptions options = DefaultOptions();
   const OptionSpec& eval = *FindOption("eval");
-  EXPECT_EQ(OptionValueText(options, eval), "classic");
+  EXPECT_EQ(OptionValueText(options, eval), "hybrid");
   EXPECT_EQ(DescribeOption(options, eval),
-            "eval type=choice values=classic|net|hybrid default=classic "
+            "eval type=choice values=classic|net|hybrid default=hybrid "
+            "value=hybrid");
+  EXPECT_TRUE(SetOptionFromText(options, eval, "classic").ok());
+  EXPECT_EQ(options.eval, search::EvalKind::kClassic);
+  EXPECT_EQ(DescribeOption(options, eval),
+            "eval type=choice values=classic|net|hybrid default=hybrid "
             "value=classic");
-  EXPECT_TRUE(SetOptionFromText(options, eval, "hybrid").ok());
-  EXPECT_EQ(options.eval, search::EvalKind::kHybrid);
   EXPECT_TRUE(SetOptionFromText(options, eval, "net").ok());
   EXPECT_EQ(options.eval, search::EvalKind::kNet);
   EXPECT_EQ(OptionValueText(options, eval), "net");

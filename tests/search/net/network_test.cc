@@ -302,6 +302,35 @@ TEST(ThreadedNetSearch, ThreadedSearchesUseTheNetAsTheEvalOptionSays) {
   }
 }
 
+// The shipped networks learned from 2-player games: in games of 3 or 4
+// players every eval searches with the classic evaluation.
+TEST(NetSearch, GamesOfMorePlayersThanTheNetLearnedAreClassic) {
+  absl::StatusOr<std::unique_ptr<NetEvaluator>> loaded =
+      NetEvaluator::Load(kWeights);
+  ASSERT_TRUE(loaded.ok());
+  const std::shared_ptr<const Evaluator> net = std::move(*loaded);
+  for (const int players : {3, 4}) {
+    for (const EvalKind eval : {EvalKind::kNet, EvalKind::kHybrid}) {
+      auto counting = std::make_shared<CountingEvaluator>(net);
+      SearchOptions options;
+      options.visits = 200;
+      options.hash_mb = 4;
+      options.eval = eval;
+      options.net = counting;
+      std::unique_ptr<Searcher> searcher = MakeSearcher(options);
+      Rules rules;
+      rules.players = players;
+      rules.setup = SetupRule::kEmpty;  // four-stone is for 2 players
+      const Position pos = *Position::Start(rules);
+      const SearchResult r = searcher->Search(pos, Limits{}, nullptr, 0);
+      EXPECT_TRUE(IsLegalMove(pos, r.best));
+      EXPECT_EQ(r.info.total_visits, 200);
+      EXPECT_EQ(counting->calls.load(), 0)
+          << players << " players, eval " << static_cast<int>(eval);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace wallgo::search::net
 
