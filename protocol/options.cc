@@ -3,14 +3,12 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_replace.h"
-#include "absl/strings/str_split.h"
+#include "absl/strings/str_join.h"
 
 namespace wallgo::protocol {
 namespace {
@@ -27,15 +25,12 @@ constexpr std::array<OptionSpec, 7> kOptions = {{
      "random seed of the search"},
     {OptionId::kLevel, "level", OptionType::kInt, 1, 10,
      "playing strength, 1 = beginner .. 10 = full strength"},
-    {OptionId::kEval, "eval", OptionType::kChoice, 0, 2,
+    {OptionId::kEval, "eval", OptionType::kChoice, 0,
+     search::kEvalKindNames.size() - 1,
      "leaf evaluation of levels 5..10: classic (reachability), net "
      "(learned, --weights) or hybrid (the net's value, classic priors)",
-     "classic|net|hybrid"},
+     search::kEvalKindNames},
 }};
-
-std::vector<absl::string_view> Choices(const OptionSpec& spec) {
-  return absl::StrSplit(spec.choices, '|');
-}
 
 // Reads the option's field as a double (every range fits exactly).
 double GetValue(const search::SearchOptions& o, OptionId id) {
@@ -88,7 +83,7 @@ void SetValue(search::SearchOptions& o, OptionId id, double value) {
 
 std::string FormatNumber(double value, const OptionSpec& spec) {
   if (spec.type == OptionType::kChoice) {
-    return std::string(Choices(spec)[static_cast<size_t>(value)]);
+    return std::string(spec.choices[static_cast<size_t>(value)]);
   }
   if (spec.type == OptionType::kInt) {
     return absl::StrCat(static_cast<int64_t>(value));
@@ -112,9 +107,8 @@ absl::string_view TypeName(OptionType type) {
 absl::StatusOr<double> ParseNumber(absl::string_view text,
                                    const OptionSpec& spec) {
   if (spec.type == OptionType::kChoice) {
-    const std::vector<absl::string_view> choices = Choices(spec);
-    for (size_t i = 0; i < choices.size(); ++i) {
-      if (choices[i] == text) return static_cast<double>(i);
+    for (size_t i = 0; i < spec.choices.size(); ++i) {
+      if (spec.choices[i] == text) return static_cast<double>(i);
     }
     return absl::InvalidArgumentError("not a choice");
   }
@@ -188,7 +182,7 @@ absl::Status SetOptionFromText(search::SearchOptions& options,
 
 std::string FormatRange(const OptionSpec& spec) {
   if (spec.type == OptionType::kChoice) {
-    return absl::StrReplaceAll(spec.choices, {{"|", ", "}});
+    return absl::StrJoin(spec.choices, ", ");
   }
   return absl::StrCat(FormatNumber(spec.min, spec), "..",
                       FormatNumber(spec.max, spec));
@@ -198,9 +192,10 @@ std::string DescribeOption(const search::SearchOptions& options,
                            const OptionSpec& spec) {
   const search::SearchOptions defaults = DefaultOptions();
   if (spec.type == OptionType::kChoice) {
-    return absl::StrCat(spec.name, " type=choice values=", spec.choices,
-                        " default=", OptionValueText(defaults, spec),
-                        " value=", OptionValueText(options, spec));
+    return absl::StrCat(
+        spec.name, " type=choice values=", absl::StrJoin(spec.choices, "|"),
+        " default=", OptionValueText(defaults, spec),
+        " value=", OptionValueText(options, spec));
   }
   return absl::StrCat(spec.name, " type=", TypeName(spec.type),
                       " min=", FormatNumber(spec.min, spec),

@@ -34,7 +34,7 @@ struct OptionSpec {
   double min;
   double max;
   absl::string_view help;
-  absl::string_view choices = {};  // kChoice: the names, '|' between
+  std::span<const char* const> choices = {};  // kChoice: the names
 };
 
 // The engine's defaults: search::SearchOptions' defaults, except a move time

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <string_view>
 #include <vector>
 
 #include "engine/position.h"
@@ -21,8 +20,8 @@ class Evaluator;
 // classic reachability estimate, the learned network (search/net), or the
 // network's value with the classic priors.
 enum class EvalKind : uint8_t { kClassic, kNet, kHybrid };
-inline constexpr std::array<std::string_view, 3> kEvalKindNames = {
-    "classic", "net", "hybrid"};
+inline constexpr std::array<const char*, 3> kEvalKindNames = {"classic", "net",
+                                                              "hybrid"};
 
 struct SearchOptions {
   int threads = 1;

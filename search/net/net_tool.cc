@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
 #include "engine/notation.h"
@@ -65,21 +67,20 @@ absl::Status ParseShard(const std::string& text, GenerateOptions& o) {
 }
 
 // --eval NAME and --weights FILE (empty: the built-in network) into `o`.
-absl::Status UseEvaluation(const std::string& eval, const std::string& weights,
-                           GenerateOptions& o) {
+absl::Status ParseEvaluation(const std::string& eval,
+                             const std::string& weights, GenerateOptions& o) {
   const auto* name =
       std::find(kEvalKindNames.begin(), kEvalKindNames.end(), eval);
   if (name == kEvalKindNames.end()) {
-    return absl::InvalidArgumentError(
-        "--eval must be classic, net or hybrid, not '" + eval + "'");
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--eval must be one of ", absl::StrJoin(kEvalKindNames, ", "),
+        ", not '", eval, "'"));
   }
   o.eval = static_cast<EvalKind>(name - kEvalKindNames.begin());
   if (o.eval == EvalKind::kClassic) return absl::OkStatus();
   absl::StatusOr<Network> network = LoadWeights(weights);
   if (!network.ok()) return network.status();
-  o.weights_checksum = network->checksum();
-  o.net = std::make_shared<const NetEvaluator>(
-      std::make_shared<const Network>(*std::move(network)));
+  o.network = std::make_shared<const Network>(*std::move(network));
   return absl::OkStatus();
 }
 
@@ -118,7 +119,7 @@ absl::Status Generate(const std::vector<std::string>& args) {
   if (!parsed.ok()) return parsed.status();
   o.rules = *parsed;
   if (absl::Status s = ParseShard(shard, o); !s.ok()) return s;
-  if (absl::Status s = UseEvaluation(eval, weights, o); !s.ok()) return s;
+  if (absl::Status s = ParseEvaluation(eval, weights, o); !s.ok()) return s;
   auto progress = [quiet](const GenerateReport& r) {
     if (quiet || r.games_played % 10 != 0) return;
     std::fprintf(stderr, "%d games, %lld positions, %.1f s\n", r.games_played,

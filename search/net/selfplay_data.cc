@@ -12,7 +12,7 @@
 #include "engine/regions.h"
 #include "engine/zobrist.h"
 #include "search/levels.h"
-#include "search/mcts.h"
+#include "search/net/net_evaluator.h"
 
 namespace wallgo::search::net {
 namespace {
@@ -77,7 +77,9 @@ DataHeader HeaderFor(const GenerateOptions& o) {
   h.rules = RulesString(o.rules);
   h.record_bytes = sizeof(DataRecord);
   h.eval = static_cast<uint32_t>(o.eval);
-  h.weights_checksum = o.eval == EvalKind::kClassic ? 0 : o.weights_checksum;
+  if (o.eval != EvalKind::kClassic && o.network != nullptr) {
+    h.weights_checksum = o.network->checksum();
+  }
   return h;
 }
 
@@ -91,7 +93,9 @@ std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& o, int game) {
   so.hash_mb = o.hash_mb;
   so.seed = seed;
   so.eval = o.eval;
-  so.net = o.net;
+  if (o.network != nullptr) {
+    so.net = std::make_shared<const NetEvaluator>(o.network);
+  }
   so.level = 10;
   const std::unique_ptr<Searcher> searcher = MakeLevelPlayer(so);
 
@@ -142,7 +146,7 @@ absl::StatusOr<GenerateReport> GenerateData(
     return absl::InvalidArgumentError(
         "games >= 0, visits >= 1, jobs >= 1 and temperature >= 0 are needed");
   }
-  if (o.eval != EvalKind::kClassic && o.net == nullptr) {
+  if (o.eval != EvalKind::kClassic && o.network == nullptr) {
     return absl::InvalidArgumentError("eval net or hybrid needs a network");
   }
   absl::Status rules_ok = ValidateRules(o.rules);

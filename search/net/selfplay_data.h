@@ -15,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "engine/types.h"
+#include "search/net/network.h"
 #include "search/net/training_data.h"
 #include "search/search.h"
 
@@ -32,11 +33,10 @@ struct GenerateOptions {
   int shard_count = 1;
   int jobs = 1;  // games played at once, one search thread each
   int hash_mb = 32;
-  // The search's evaluation; net or hybrid need `net` (a NetEvaluator),
-  // whose weights' checksum the file's header records.
+  // The search's evaluation; net or hybrid need `network`, whose checksum
+  // the file's header records.
   EvalKind eval = EvalKind::kClassic;
-  std::shared_ptr<const Evaluator> net;
-  uint64_t weights_checksum = 0;
+  std::shared_ptr<const Network> network;
 };
 
 // The header a run with `options` writes.

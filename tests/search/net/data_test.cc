@@ -14,7 +14,6 @@
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "search/net/examples.h"
-#include "search/net/net_evaluator.h"
 #include "search/net/selfplay_data.h"
 
 namespace wallgo::search::net {
@@ -206,16 +205,22 @@ TEST(NetData, RefusesOtherOptionsAndForeignFiles) {
   EXPECT_FALSE(GenerateData(TempPath("bad.wgd"), bad).ok());
 }
 
-TEST(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
+std::shared_ptr<const Network> ShippedNetwork(int generation) {
   absl::StatusOr<Network> network =
-      Network::Load(WALLGO_SOURCE_DIR "/search/net/weights/wallgo-net-1.wgn");
-  ASSERT_TRUE(network.ok()) << network.status();
+      Network::Load(WALLGO_SOURCE_DIR "/search/net/weights/wallgo-net-" +
+                    std::to_string(generation) + ".wgn");
+  EXPECT_TRUE(network.ok()) << network.status();
+  return network.ok() ? std::make_shared<const Network>(*std::move(network))
+                      : nullptr;
+}
+
+TEST(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
+  const std::shared_ptr<const Network> network = ShippedNetwork(1);
+  ASSERT_NE(network, nullptr);
   GenerateOptions hybrid = Small();
   hybrid.games = 1;
   hybrid.eval = EvalKind::kHybrid;
-  hybrid.weights_checksum = network->checksum();
-  hybrid.net = std::make_shared<const NetEvaluator>(
-      std::make_shared<const Network>(*network));
+  hybrid.network = network;
   const std::string path = TempPath("hybrid.wgd");
   ASSERT_TRUE(GenerateData(path, hybrid).ok());
   absl::StatusOr<DataHeader> header = ReadDataHeader(path);
@@ -233,11 +238,10 @@ TEST(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
             classic_bytes.substr(kDataHeaderBytes));
 
   // A resumed run must use the same evaluation and the same weights.
-  for (const GenerateOptions& other : {classic, [&] {
-                                         GenerateOptions o = hybrid;
-                                         o.weights_checksum ^= 1;
-                                         return o;
-                                       }()}) {
+  GenerateOptions other_net = hybrid;
+  other_net.network = ShippedNetwork(2);
+  ASSERT_NE(other_net.network, nullptr);
+  for (const GenerateOptions& other : {classic, other_net}) {
     absl::StatusOr<GenerateReport> r = GenerateData(path, other);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.status().message().find("evaluation or weights"),
@@ -245,7 +249,7 @@ TEST(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
         << r.status();
   }
   GenerateOptions no_net = hybrid;
-  no_net.net = nullptr;
+  no_net.network = nullptr;
   EXPECT_FALSE(GenerateData(TempPath("no_net.wgd"), no_net).ok());
 }
 
