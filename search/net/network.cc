@@ -178,7 +178,10 @@ absl::StatusOr<Network> Network::FromBytes(std::string_view bytes,
     // cycles: that made the policy head 50 times slower than its
     // arithmetic. As zeros they move no output by more than 1e-12
     // (activations stay far below 1e6, at most 1,200 inputs).
-    if (std::abs(w) < kNegligibleWeight) w = 0.0f;
+    if (w != 0.0f && std::abs(w) < kNegligibleWeight) {
+      w = 0.0f;
+      ++net.negligible_weights_;
+    }
   }
   return net;
 }

@@ -72,6 +72,8 @@ class Network {
   // The payload's FNV-1a 64, as the file's header states it: which weights
   // these are (self-play data records it).
   uint64_t checksum() const { return checksum_; }
+  // Weights of the file too small to matter, read as zero (FromBytes).
+  int negligible_weights() const { return negligible_weights_; }
 
  private:
   Network() = default;
@@ -85,6 +87,7 @@ class Network {
   std::vector<float> weights_;
   Layout layout_{};
   uint64_t checksum_ = 0;
+  int negligible_weights_ = 0;
 };
 
 }  // namespace wallgo::search::net

@@ -35,6 +35,7 @@ HIDDEN1, HIDDEN2 = 64, 32
 VALUE_OUTPUTS = 2 * wd.MAX_PLAYERS
 OWNERSHIP_OUTPUTS = wd.NUM_CELLS * wd.OWNER_CLASSES
 NET_MAGIC = b"WALLGONN"
+NEGLIGIBLE_WEIGHT = 1e-20
 NET_VERSION = 1
 FEATURE_SET = 1
 SCORE_SCALE = 49.0
@@ -174,6 +175,14 @@ def fmt(parts):
             f"policy {p:.3f}  owner {o:.3f}  total {total(parts):.4f}")
 
 
+def negligible_as_zero(weights):
+    """Adam's weight decay leaves the weights of inputs and outputs that the
+    data never uses near 1e-36; their products are subnormal floats, which
+    cost the engine a microcode assist each. The engine's loader reads such
+    weights as zero too (NEGLIGIBLE_WEIGHT = its kNegligibleWeight)."""
+    return np.where(np.abs(weights) < NEGLIGIBLE_WEIGHT, 0, weights)
+
+
 def export_weights(net, path):
     arrays = [
         net.w1.weight[:wd.NUM_FEATURES], net.b1,
@@ -182,7 +191,8 @@ def export_weights(net, path):
         net.policy.weight.t(), net.policy.bias,
         net.owner.weight.t(), net.owner.bias,
     ]
-    payload = b"".join(a.detach().contiguous().numpy().astype("<f4").tobytes() for a in arrays)
+    payload = b"".join(negligible_as_zero(a.detach().contiguous().numpy()).astype("<f4").tobytes()
+                       for a in arrays)
     checksum = fnv1a64(payload)
     header = NET_MAGIC + struct.pack(
         "<10I", NET_VERSION, 64, FEATURE_SET, wd.NUM_FEATURES, HIDDEN1, HIDDEN2,

@@ -130,6 +130,30 @@ TEST(NetNetwork, LoaderRefusesBadFilesWithAClearMessage) {
   ExpectHas(Refusal(""), "truncated");
 }
 
+// Weights too small to matter (Adam's decay leaves the weights of inputs
+// and outputs a 2-player game never uses near 1e-36) are read as zero, so
+// that no product is a slow subnormal float.
+TEST(NetNetwork, NegligibleWeightsAreReadAsZero) {
+  EXPECT_EQ(Network::Load(kWeights)->negligible_weights(), 43104);
+  std::string tiny = Bytes(kWeights);
+  const float w = 1e-30f;
+  for (size_t at = kNetHeaderBytes; at < tiny.size(); at += sizeof w) {
+    std::memcpy(tiny.data() + at, &w, sizeof w);
+  }
+  const uint64_t sum = Fnv1a64(std::string_view(tiny).substr(kNetHeaderBytes));
+  std::memcpy(tiny.data() + 48, &sum, sizeof sum);
+  absl::StatusOr<Network> net = Network::FromBytes(tiny, "tiny.wgn");
+  ASSERT_TRUE(net.ok()) << net.status();
+  EXPECT_EQ(net->negligible_weights(),
+            static_cast<int>((tiny.size() - kNetHeaderBytes) / sizeof w));
+  Features features;
+  ExtractFeatures(*Position::Start(Rules::Default(2)), features);
+  const NetValue v = net->Value(net->Forward(features), 2);
+  EXPECT_EQ(v.score[0], 0.0f);  // 1e-30 weights would leave about 1e-29
+  EXPECT_EQ(v.score[1], 0.0f);
+  EXPECT_EQ(v.win[0], 0.5f);
+}
+
 // Positions along random games of every variant, finished ones included.
 std::vector<Position> RandomPositions(int games_per_variant) {
   std::vector<Position> positions;
