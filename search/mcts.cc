@@ -169,16 +169,17 @@ class MctsSearcher::Run {
         done_.store(true, std::memory_order_relaxed);
         break;
       }
-      if (!Playout(t)) {
-        // The graph is full: nothing was counted. Free room and go on.
-        if (visit_limit_ != kUnlimited) {
-          started_.fetch_sub(1, std::memory_order_relaxed);
-        }
+      // A playout that finds the graph full counts nothing: free room and
+      // try again in the same place of the budget (handing the place back
+      // let another thread find the budget spent and end one playout short).
+      bool counted = Playout(t);
+      while (!counted && !done_.load(std::memory_order_relaxed)) {
         counters.abandoned.fetch_add(1, std::memory_order_relaxed);
         gate_.RunAlone([this] { Recycle(); });
         t.spare = kNoNode;
-        continue;
+        counted = Playout(t);
       }
+      if (!counted) break;
       counters.completed.fetch_add(1, std::memory_order_relaxed);
       counters.visited.fetch_add(static_cast<int64_t>(t.path.size()) + 1,
                                  std::memory_order_relaxed);

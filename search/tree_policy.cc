@@ -83,12 +83,15 @@ int SelectEdge(Graph& graph, Node& n, double c_puct) {
 ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
                      int players) {
   Edge& e = graph.edge(n, i);
-  const int32_t old_visits = e.visits.fetch_add(1, std::memory_order_relaxed);
+  // The weight before this visit is counted on the edge: read after, it
+  // may already include it (another thread's full recompute in between),
+  // and the step below would count it twice.
+  const int32_t weight = n.weight.load(std::memory_order_relaxed);
+  const int32_t old_visits = e.visits.fetch_add(1, std::memory_order_acq_rel);
   e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
   e.utility.store(child.after.Utility(n.to_move), std::memory_order_relaxed);
   ValueChange change;
   change.before = n.q.Load(players);
-  const int32_t weight = n.weight.load(std::memory_order_relaxed);
   const Node& c = graph.node(e.child.load(std::memory_order_acquire));
   if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) {
     change.after = change.before;

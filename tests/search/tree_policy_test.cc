@@ -2,6 +2,10 @@
 // solver's proofs, on small hand-built graphs.
 #include "search/tree_policy.h"
 
+#include <atomic>
+#include <thread>
+#include <vector>
+
 #include "gtest/gtest.h"
 
 namespace wallgo::search {
@@ -241,6 +245,38 @@ TEST_F(WideNodeTest, SelectionFollowsTheEdgesUtility) {
   VisitWithNewValue(3, TwoPlayer(0.95f, 5));
   for (int i = 0; i < 6; ++i) EdgeOf(root_, i).visits.store(3);
   EXPECT_EQ(SelectEdge(graph_, graph_.node(root_), 0.1), 3);
+}
+
+// Threads backing playouts up through one wide node at once: a visit's
+// weight step may be lost to a race (the next full recompute restores it)
+// but never counted twice, so the weight never exceeds 1 + the edges'
+// visits. (A thread that read the weight after another's full recompute
+// had counted its visit once added it again.)
+TEST_F(WideNodeTest, ThreadedBackupsNeverCountAVisitTwice) {
+  constexpr int kThreads = 4, kVisits = 50000;
+  std::atomic<int> overcounts{0};
+  auto visits = [this] {
+    int64_t sum = 0;
+    for (int i = 0; i < 6; ++i) sum += EdgeOf(root_, i).visits.load();
+    return sum;
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < kVisits; ++k) {
+        const int i = (t + k) % 6;
+        const Value v = graph_.node(children_[i]).q.Load(kPlayers);
+        EdgeOf(root_, i).virtual_loss.fetch_add(1);
+        AddVisit(graph_, graph_.node(root_), i, ValueChange{v, v}, kPlayers);
+        // Weight first: the visits only grow after it is read.
+        const int32_t weight = graph_.node(root_).weight.load();
+        if (weight > 1 + visits()) overcounts.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(overcounts.load(), 0);
+  EXPECT_EQ(visits(), 12 + int64_t{kThreads} * kVisits);
 }
 
 }  // namespace
