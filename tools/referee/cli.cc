@@ -274,7 +274,8 @@ int RunMatchCommand(const MatchOptions& options, std::ostream& out,
 
 int RunMergeCommand(const MergeCommand& merge, std::ostream& out,
                     std::ostream& err) {
-  absl::StatusOr<std::vector<GameRecord>> records = MergeRecords(merge.files);
+  absl::StatusOr<std::vector<GameRecord>> records =
+      MergeRecords(merge.files, merge.renumber);
   if (!records.ok()) {
     err << "wallgo-referee merge: " << records.status().message() << "\n";
     return 1;
@@ -381,6 +382,9 @@ absl::StatusOr<MergeCommand> ParseMergeCommand(
   po::options_description d("Merge options");
   d.add_options()("help,h", "this help")("output,o", po::value<std::string>(),
                                          "write the merged records here")(
+      "renumber",
+      "the files are separate matches (other seeds, say), not shards of "
+      "one: number each file's games and pairs on after the last file's")(
       "sprt", po::value<std::string>(), "elo0,elo1,alpha,beta")(
       "sprt-model", po::value<std::string>()->default_value("pentanomial"),
       "pentanomial | trinomial")(
@@ -395,6 +399,7 @@ absl::StatusOr<MergeCommand> ParseMergeCommand(
   if (!vm->count("files")) return Bad("merge needs records files");
   command.files = (*vm)["files"].as<std::vector<std::string>>();
   if (vm->count("output")) command.output = (*vm)["output"].as<std::string>();
+  command.renumber = vm->count("renumber") > 0;
   if (vm->count("sprt")) {
     absl::StatusOr<SprtParams> sprt = ParseSprt(
         (*vm)["sprt"].as<std::string>(), (*vm)["sprt-model"].as<std::string>());
@@ -408,7 +413,8 @@ std::string Usage() {
   std::ostringstream text;
   text << "usage: wallgo-referee --engine CMD --engine CMD [options]\n"
           "       wallgo-referee replay RECORDS [GAME] [--commands]\n"
-          "       wallgo-referee merge FILES... [--output FILE] [--sprt ...]\n"
+          "       wallgo-referee merge FILES... [--renumber] [--output FILE] "
+          "[--sprt ...]\n"
           "       wallgo-referee annotate RECORDS --engine CMD "
           "[--visits N | --movetime X] [...]\n"
        << MatchFlags() << AnnotateFlags();

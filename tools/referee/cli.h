@@ -39,7 +39,8 @@ absl::StatusOr<AnnotateCommand> ParseAnnotateCommand(
 
 struct MergeCommand {
   std::vector<std::string> files;
-  std::string output;  // merged records; empty: none
+  std::string output;     // merged records; empty: none
+  bool renumber = false;  // separate matches, not shards of one
   std::optional<SprtParams> sprt;
   bool help = false;
 };

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -189,11 +190,23 @@ absl::StatusOr<std::vector<GameRecord>> ReadRecords(const std::string& path,
 }
 
 absl::StatusOr<std::vector<GameRecord>> MergeRecords(
-    const std::vector<std::string>& paths) {
+    const std::vector<std::string>& paths, bool renumber) {
   std::map<int, GameRecord> by_game;
+  int game_offset = 0, set_offset = 0;
   for (const std::string& path : paths) {
     absl::StatusOr<std::vector<GameRecord>> records = ReadRecords(path);
     if (!records.ok()) return records.status();
+    if (renumber) {
+      int last_game = 0, last_set = -1;
+      for (GameRecord& r : *records) {
+        last_game = std::max(last_game, r.game);
+        last_set = std::max(last_set, r.set);
+        r.game += game_offset;
+        r.set += set_offset;
+      }
+      game_offset += last_game;
+      set_offset += last_set + 1;
+    }
     for (GameRecord& r : *records) {
       const auto [it, inserted] = by_game.emplace(r.game, r);
       if (!inserted && RecordToJson(it->second) != RecordToJson(r)) {

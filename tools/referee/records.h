@@ -75,10 +75,13 @@ absl::StatusOr<GameRecord> RecordFromJson(const std::string& line);
 absl::StatusOr<std::vector<GameRecord>> ReadRecords(
     const std::string& path, bool* truncated_tail = nullptr);
 
-// The records of several files (the shards of one match) as one list by
-// game number; the same game twice is an error unless both copies agree.
+// The records of several files as one list by game number. The files are
+// the shards of one match (`renumber` false: the same game twice is an
+// error unless both copies agree), or separate matches, such as runs with
+// other seeds (`renumber` true: each file's games and sets are numbered on
+// after the previous file's, so that its pairs stay whole and apart).
 absl::StatusOr<std::vector<GameRecord>> MergeRecords(
-    const std::vector<std::string>& paths);
+    const std::vector<std::string>& paths, bool renumber = false);
 
 // Appends records to a file, one flushed line per game, from any thread.
 class RecordWriter {

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -395,6 +396,44 @@ TEST_F(MatchTest, MergeRefusesTwoDifferentResultsForOneGame) {
   }
   EXPECT_FALSE(MergeRecords({Path("a.jsonl"), Path("b.jsonl")}).ok());
   EXPECT_TRUE(MergeRecords({Path("a.jsonl"), Path("a.jsonl")}).ok());
+}
+
+// Two matches on other openings (other seeds) number the same games and
+// sets: merged as shards they clash, renumbered they join file after file
+// with every pair kept whole.
+TEST_F(MatchTest, RenumberedMergeJoinsSeparateMatches) {
+  std::vector<std::string> files;
+  std::vector<GameRecord> played;
+  for (uint64_t seed : {5, 6}) {
+    MatchOptions options = Options("", 4);
+    options.seed = seed;
+    options.records_file = Path(absl::StrCat("seed", seed, ".jsonl"));
+    const MatchResult result = Run(options);
+    ASSERT_EQ(result.records.size(), 4u);
+    played.insert(played.end(), result.records.begin(), result.records.end());
+    files.push_back(options.records_file);
+  }
+  EXPECT_FALSE(MergeRecords(files).ok());
+  absl::StatusOr<std::vector<GameRecord>> merged = MergeRecords(files, true);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  ASSERT_EQ(merged->size(), 8u);
+  std::map<int, int> games_per_set;
+  for (size_t i = 0; i < merged->size(); ++i) {
+    const GameRecord& r = (*merged)[i];
+    EXPECT_EQ(r.game, static_cast<int>(i) + 1);
+    EXPECT_EQ(r.opening, played[i].opening);
+    EXPECT_EQ(r.final_position, played[i].final_position);
+    ++games_per_set[r.set];
+  }
+  EXPECT_EQ(games_per_set.size(), 4u);
+  for (const auto& [set, games] : games_per_set) EXPECT_EQ(games, 2) << set;
+
+  std::vector<std::string> args = {"merge", "--renumber"};
+  args.insert(args.end(), files.begin(), files.end());
+  std::ostringstream out, err;
+  ASSERT_EQ(RefereeMain(args, out, err), 0) << err.str();
+  EXPECT_TRUE(absl::StrContains(out.str(), "8 games from 2 files"));
+  EXPECT_TRUE(absl::StrContains(out.str(), "4 pairs"));
 }
 
 TEST_F(MatchTest, SprtStopsWhenAHypothesisIsAccepted) {
