@@ -170,6 +170,22 @@ po::options_description AnnotateFlags() {
   return d;
 }
 
+po::options_description MergeFlags() {
+  po::options_description d("Merge options");
+  // clang-format off
+  d.add_options()
+      ("help,h", "this help")
+      ("output,o", po::value<std::string>(), "write the merged records here")
+      ("renumber",
+       "the files are separate matches (other seeds, say), not shards of "
+       "one: number each file's games and pairs on after the previous file's")
+      ("sprt", po::value<std::string>(), "elo0,elo1,alpha,beta")
+      ("sprt-model", po::value<std::string>()->default_value("pentanomial"),
+       "pentanomial | trinomial");
+  // clang-format on
+  return d;
+}
+
 absl::StatusOr<po::variables_map> ParseFlags(
     const std::vector<std::string>& args, const po::options_description& d,
     const po::positional_options_description* positional = nullptr) {
@@ -379,16 +395,8 @@ absl::StatusOr<AnnotateCommand> ParseAnnotateCommand(
 
 absl::StatusOr<MergeCommand> ParseMergeCommand(
     const std::vector<std::string>& args) {
-  po::options_description d("Merge options");
-  d.add_options()("help,h", "this help")("output,o", po::value<std::string>(),
-                                         "write the merged records here")(
-      "renumber",
-      "the files are separate matches (other seeds, say), not shards of "
-      "one: number each file's games and pairs on after the last file's")(
-      "sprt", po::value<std::string>(), "elo0,elo1,alpha,beta")(
-      "sprt-model", po::value<std::string>()->default_value("pentanomial"),
-      "pentanomial | trinomial")(
-      "files", po::value<std::vector<std::string>>()->composing());
+  po::options_description d = MergeFlags();
+  d.add_options()("files", po::value<std::vector<std::string>>()->composing());
   po::positional_options_description positional;
   positional.add("files", -1);
   absl::StatusOr<po::variables_map> vm = ParseFlags(args, d, &positional);
@@ -417,7 +425,7 @@ std::string Usage() {
           "[--sprt ...]\n"
           "       wallgo-referee annotate RECORDS --engine CMD "
           "[--visits N | --movetime X] [...]\n"
-       << MatchFlags() << AnnotateFlags();
+       << MatchFlags() << MergeFlags() << AnnotateFlags();
   return text.str();
 }
 

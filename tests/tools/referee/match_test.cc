@@ -434,6 +434,11 @@ TEST_F(MatchTest, RenumberedMergeJoinsSeparateMatches) {
   ASSERT_EQ(RefereeMain(args, out, err), 0) << err.str();
   EXPECT_TRUE(absl::StrContains(out.str(), "8 games from 2 files"));
   EXPECT_TRUE(absl::StrContains(out.str(), "4 pairs"));
+
+  std::ostringstream help, help_err;
+  ASSERT_EQ(RefereeMain({"merge", "--help"}, help, help_err), 0);
+  EXPECT_TRUE(absl::StrContains(help.str(), "Merge options"));
+  EXPECT_TRUE(absl::StrContains(help.str(), "not shards of one"));
 }
 
 TEST_F(MatchTest, SprtStopsWhenAHypothesisIsAccepted) {
