@@ -85,7 +85,8 @@ ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
   Edge& e = graph.edge(n, i);
   // The weight before this visit is counted on the edge: read after, it
   // may already include it (another thread's full recompute in between),
-  // and the step below would count it twice.
+  // and the step below would count it twice. The increment's release half
+  // is what keeps the read before it; relaxed would let them swap.
   const int32_t weight = n.weight.load(std::memory_order_relaxed);
   const int32_t old_visits = e.visits.fetch_add(1, std::memory_order_acq_rel);
   e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
