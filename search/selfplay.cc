@@ -114,13 +114,26 @@ double Share(const Result& r, int seat) {
   return 1.0 / std::popcount(r.winners);
 }
 
+// The game's scores, "red=12 blue=30 green=7".
+std::string ScoreLine(const Result& r, int players) {
+  std::string line;
+  for (int p = 0; p < players; ++p) {
+    absl::StrAppendFormat(&line, "%s%s=%d", p == 0 ? "" : " ",
+                          ColourName(ColourAt(p)), r.sheet.score[p]);
+  }
+  return line;
+}
+
 void RunMatch(const MatchOptions& m) {
+  const int players = Game::New(m.rules)->position().num_players();
   double a_points = 0, red_points = 0;
   int a_wins = 0, a_losses = 0, draws = 0;
   for (int g = 0; g < m.games; ++g) {
-    // Games come in pairs on the same opening with the seats swapped.
-    const int a_seat = g % 2 == 0 ? 0 : 1;
-    const Result r = PlayGame(m, a_seat, m.seed * 1000 + g / 2, m.seed + g * 7);
+    // Each opening is played `players` times, A taking every seat in turn,
+    // so that no seat's advantage counts for or against A.
+    const int a_seat = g % players;
+    const Result r = PlayGame(m, a_seat, m.seed * 1000 + g / players,
+                              m.seed + g * 7);
     const double a_share = Share(r, a_seat);
     a_points += a_share;
     red_points += Share(r, 0);
@@ -131,10 +144,9 @@ void RunMatch(const MatchOptions& m) {
     } else {
       ++a_losses;
     }
-    std::cout << absl::StrFormat(
-        "game %d: A=%s red=%d blue=%d winners=%d A-share=%.2f\n", g + 1,
-        ColourName(ColourAt(a_seat)), r.sheet.score[0], r.sheet.score[1],
-        r.winners, a_share);
+    std::cout << absl::StrFormat("game %d: A=%s %s winners=%d A-share=%.2f\n",
+                                 g + 1, ColourName(ColourAt(a_seat)),
+                                 ScoreLine(r, players), r.winners, a_share);
   }
   const double score = a_points / m.games;
   const double clipped = std::min(0.99, std::max(0.01, score));
