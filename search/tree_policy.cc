@@ -12,8 +12,13 @@ namespace {
 // that reads no more than the incremental step would save.
 constexpr int kAlwaysFullUpTo = 4;
 // Other nodes are recomputed in full once every this many visits, which
-// brings in what the incremental steps cannot see (see AddVisit).
+// brings in what the incremental steps cannot see (see AddVisit)...
 constexpr int kFullEvery = 8;
+// ...or, at a node with many tried edges, once every tried / kFullShare
+// visits: a full recompute reads every tried edge and its child's value
+// (lines the other threads keep rewriting), so its cost per visit stays
+// below kFullShare edges however wide the node (the root has ~150).
+constexpr int kFullShare = 4;
 
 // The edges worth reading: those chosen before, plus (in selection) the first
 // one never chosen, which outscores every later one (see Node::tried).
@@ -45,10 +50,11 @@ void RefreshUtility(Edge& e, float u) {
 // A decided node takes its best child's value, not an average; a proven
 // child may decide its parent.
 bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight) {
+  const int tried = n.tried.load(std::memory_order_relaxed);
   return n.proof.load(std::memory_order_relaxed) != Proof::kNone ||
          child.proof.load(std::memory_order_acquire) != Proof::kNone ||
-         n.tried.load(std::memory_order_relaxed) <= kAlwaysFullUpTo ||
-         weight % kFullEvery == 0;
+         tried <= kAlwaysFullUpTo ||
+         weight % std::max(kFullEvery, tried / kFullShare) == 0;
 }
 
 }  // namespace
