@@ -132,8 +132,8 @@ void RunMatch(const MatchOptions& m) {
     // Each opening is played `players` times, A taking every seat in turn,
     // so that no seat's advantage counts for or against A.
     const int a_seat = g % players;
-    const Result r = PlayGame(m, a_seat, m.seed * 1000 + g / players,
-                              m.seed + g * 7);
+    const Result r =
+        PlayGame(m, a_seat, m.seed * 1000 + g / players, m.seed + g * 7);
     const double a_share = Share(r, a_seat);
     a_points += a_share;
     red_points += Share(r, 0);
