@@ -55,7 +55,10 @@ Value ClassicEvaluator::LeafValue(const Position& pos) const {
   Position p = pos;
   uint64_t draw = pos.hash();
   MoveList moves;
-  for (int i = 0; i < config_.playout_moves; ++i) {
+  const int random_moves = pos.num_players() > 2
+                               ? config_.multi_player_playout_moves
+                               : config_.playout_moves;
+  for (int i = 0; i < random_moves; ++i) {
     GenerateMoves(p, moves);
     if (moves.empty()) break;
     draw = zobrist::SplitMix64(draw);

@@ -305,7 +305,11 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
       "parent's (0)")(flag("playout-moves").c_str(),
                       po::value(&c.classic.playout_moves)
                           ->default_value(c.classic.playout_moves),
-                      "random moves before a leaf evaluation")(
+                      "random moves before a leaf evaluation, 2 players")(
+      flag("multi-playout-moves").c_str(),
+      po::value(&c.classic.multi_player_playout_moves)
+          ->default_value(c.classic.multi_player_playout_moves),
+      "random moves before a leaf evaluation, 3 or 4 players")(
       flag("cpuct").c_str(), po::value(&c.c_puct)->default_value(c.c_puct),
       "PUCT exploration")(flag("prior-temp").c_str(),
                           po::value(&c.classic.prior_temperature)

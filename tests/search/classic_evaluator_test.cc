@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
@@ -60,6 +61,33 @@ TEST(ClassicEvaluatorTest, AValueIsTheSameWithOrWithoutMovesAndEveryTime) {
     EXPECT_EQ(alone.margin[p], with.value.margin[p]);
   }
   EXPECT_NEAR(alone.win[0] + alone.win[1], 1.0f, 1e-5);
+}
+
+// Games of 3 or 4 players take their own number of random moves before a
+// leaf is evaluated; 2-player games keep theirs.
+TEST(ClassicEvaluatorTest, EachPlayerCountTakesItsOwnPlayoutMoves) {
+  Position four = Game::New(Rules::Default(4))->position();
+  MoveList moves;
+  for (int i = 0; i < 8; ++i) {  // every player places its stones
+    GenerateMoves(four, moves);
+    four.Play(moves[(i * 7) % moves.size()]);
+  }
+  ASSERT_EQ(four.num_players(), 4);
+  auto value_of = [](const Position& pos, int two, int more) {
+    ClassicEvaluatorConfig config;
+    config.playout_moves = two;
+    config.multi_player_playout_moves = more;
+    return ClassicEvaluator(config).Evaluate(pos, {}, {});
+  };
+  auto same = [](const Value& a, const Value& b) {
+    return a.win == b.win && a.margin == b.margin;
+  };
+  const Value static_four = ValueOf(Evaluate(four), 4);
+  EXPECT_TRUE(same(value_of(four, 12, 0), static_four));
+  EXPECT_FALSE(same(value_of(four, 0, 12), static_four));
+  const Value static_two = ValueOf(Evaluate(Middle()), 2);
+  EXPECT_TRUE(same(value_of(Middle(), 0, 12), static_two));
+  EXPECT_FALSE(same(value_of(Middle(), 12, 0), static_two));
 }
 
 TEST(ClassicEvaluatorTest, AFinishedGameIsValuedByTheRules) {
