@@ -33,8 +33,8 @@ struct ClassicEvaluatorConfig {
   int playout_moves = 2;
   // The same with 3 or 4 players, where two random moves leave the others
   // unmoved and the movers handicapped. Measured (docs/eval.md, 3 and 4
-  // players): level 10 against three greedy players scored 72% with 2 and
-  // 88-90% with 8, 12 or 16.
+  // players): level 10 against three greedy players scored 72.5% with 2 and
+  // 86-90% with 8, 12 or 16.
   int multi_player_playout_moves = 8;
   PriorKind prior = PriorKind::kChildEval;
   // Priors are a softmax of the children's utilities at this temperature.

@@ -17,7 +17,7 @@ constexpr int kFullEvery = 8;
 // ...or, at a node with many tried edges, once every tried / kFullShare
 // visits: a full recompute reads every tried edge and its child's value
 // (lines the other threads keep rewriting), so its cost per visit stays
-// below kFullShare edges however wide the node (the root has ~150).
+// about kFullShare edges however wide the node (the root has ~150).
 constexpr int kFullShare = 4;
 
 // The edges worth reading: those chosen before, plus (in selection) the first
