@@ -125,7 +125,7 @@ std::string ScoreLine(const Result& r, int players) {
 }
 
 void RunMatch(const MatchOptions& m) {
-  const int players = Game::New(m.rules)->position().num_players();
+  const int players = m.rules.players;
   double a_points = 0, red_points = 0;
   int a_wins = 0, a_losses = 0, draws = 0;
   for (int g = 0; g < m.games; ++g) {
