@@ -9,7 +9,6 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
@@ -66,12 +65,7 @@ TEST(ClassicEvaluatorTest, AValueIsTheSameWithOrWithoutMovesAndEveryTime) {
 // Games of 3 or 4 players take their own number of random moves before a
 // leaf is evaluated; 2-player games keep theirs.
 TEST(ClassicEvaluatorTest, EachPlayerCountTakesItsOwnPlayoutMoves) {
-  Position four = Game::New(Rules::Default(4))->position();
-  MoveList moves;
-  for (int i = 0; i < 8; ++i) {  // every player places its stones
-    GenerateMoves(four, moves);
-    four.Play(moves[(i * 7) % moves.size()]);
-  }
+  const Position four = BenchStart(BenchPositions()[9]);  // a middle game
   ASSERT_EQ(four.num_players(), 4);
   auto value_of = [](const Position& pos, int two, int more) {
     ClassicEvaluatorConfig config;
