@@ -9,11 +9,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "engine/movegen.h"
 
 namespace wallgo::protocol {
 namespace {
 
-constexpr std::array<OptionSpec, 7> kOptions = {{
+constexpr std::array<OptionSpec, 8> kOptions = {{
     {OptionId::kThreads, "threads", OptionType::kInt, 1, 256, "search threads"},
     {OptionId::kVisits, "visits", OptionType::kInt, 0, 1e12,
      "playouts per move, 0 = no visit limit"},
@@ -30,6 +31,10 @@ constexpr std::array<OptionSpec, 7> kOptions = {{
      "leaf evaluation of levels 5..10: classic (reachability), net "
      "(learned, --weights) or hybrid (the net's value, classic priors)",
      search::kEvalKindNames},
+    {OptionId::kShortlist, "shortlist", OptionType::kInt, 0,
+     wallgo::MoveList::kCapacity,
+     "eval=hybrid: the classic priors evaluate only this many moves, the "
+     "network's best; 0 = every move"},
 }};
 
 // Reads the option's field as a double (every range fits exactly).
@@ -49,6 +54,8 @@ double GetValue(const search::SearchOptions& o, OptionId id) {
       return o.level;
     case OptionId::kEval:
       return static_cast<int>(o.eval);
+    case OptionId::kShortlist:
+      return o.shortlist;
   }
   return 0;
 }
@@ -77,6 +84,9 @@ void SetValue(search::SearchOptions& o, OptionId id, double value) {
       return;
     case OptionId::kEval:
       o.eval = static_cast<search::EvalKind>(value);
+      return;
+    case OptionId::kShortlist:
+      o.shortlist = static_cast<int>(value);
       return;
   }
 }
@@ -147,6 +157,10 @@ search::SearchOptions DefaultOptions() {
   // (docs/eval.md); games of 3 or 4 players search with the classic
   // evaluation whatever the option says (the network never saw them).
   options.eval = search::EvalKind::kHybrid;
+  // Only the network's 16 best moves get a classic child evaluation when a
+  // node is expanded: the same strength at equal playouts, 1.2x the
+  // playouts (docs/eval.md, "The shortlist").
+  options.shortlist = 16;
   return options;
 }
 

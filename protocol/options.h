@@ -23,7 +23,8 @@ enum class OptionId {
   kHash,
   kSeed,
   kLevel,
-  kEval
+  kEval,
+  kShortlist
 };
 
 struct OptionSpec {

@@ -123,20 +123,25 @@ Value ClassicEvaluator::ChildEstimate(const Position& child) const {
   return ValueOf(search::Evaluate(child), child.num_players());
 }
 
+void SoftmaxOfUtilities(std::span<const float> utility, double temperature,
+                        std::span<float> priors) {
+  float best = -std::numeric_limits<float>::infinity();
+  for (const float x : utility) best = std::max(best, x);
+  float sum = 0;
+  const auto t = static_cast<float>(temperature);
+  for (size_t i = 0; i < utility.size(); ++i) {
+    priors[i] = std::exp((utility[i] - best) / t);
+    sum += priors[i];
+  }
+  for (size_t i = 0; i < utility.size(); ++i) priors[i] /= sum;
+}
+
 void ClassicEvaluator::Priors(const Position& pos, std::span<const Move> moves,
                               std::span<float> priors) const {
   std::array<float, MoveList::kCapacity> utility;
   const std::span<float> u(utility.data(), moves.size());
   ChildUtilities(pos, moves, u);
-  float best = -std::numeric_limits<float>::infinity();
-  for (const float x : u) best = std::max(best, x);
-  float sum = 0;
-  const auto temperature = static_cast<float>(config_.prior_temperature);
-  for (size_t i = 0; i < moves.size(); ++i) {
-    priors[i] = std::exp((u[i] - best) / temperature);
-    sum += priors[i];
-  }
-  for (size_t i = 0; i < moves.size(); ++i) priors[i] /= sum;
+  SoftmaxOfUtilities(u, config_.prior_temperature, priors);
 }
 
 Value ClassicEvaluator::Evaluate(const Position& pos,

@@ -48,6 +48,9 @@ struct ClassicEvaluatorConfig {
 Value ValueOf(const Evaluation& ev, int players);
 // The exact value of a finished game, by the rules.
 Value FinishedValue(const Position& pos);
+// priors[i] = a softmax of utility[i] / temperature (same sizes).
+void SoftmaxOfUtilities(std::span<const float> utility, double temperature,
+                        std::span<float> priors);
 
 class ClassicEvaluator : public Evaluator {
  public:
@@ -63,13 +66,14 @@ class ClassicEvaluator : public Evaluator {
   // moves and evaluation.
   void Priors(const Position& pos, std::span<const Move> moves,
               std::span<float> priors) const override;
+  // The mover's utility of each child, by the prior kind (into `utility`):
+  // what the priors are a softmax of.
+  void ChildUtilities(const Position& pos, std::span<const Move> moves,
+                      std::span<float> utility) const;
   const ClassicEvaluatorConfig& config() const { return config_; }
 
  private:
   Value LeafValue(const Position& pos) const;
-  // The mover's utility of each child, by the prior kind (into `utility`).
-  void ChildUtilities(const Position& pos, std::span<const Move> moves,
-                      std::span<float> utility) const;
 
   ClassicEvaluatorConfig config_;
 };

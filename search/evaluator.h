@@ -4,6 +4,8 @@
 // never knows which one it uses.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <span>
 
@@ -36,6 +38,23 @@ class Evaluator {
                       std::span<float> priors) const {
     Evaluate(pos, moves, priors);
   }
+  // The log of each move's prior up to a constant (Priors are their
+  // softmax): all that a ranking of the moves needs. By default the log of
+  // Priors'; a policy network's logits skip the softmax.
+  virtual void LogPriors(const Position& pos, std::span<const Move> moves,
+                         std::span<float> scores) const {
+    Priors(pos, moves, scores);
+    for (float& x : scores) x = std::log(std::max(x, 1e-30f));
+  }
+  // The priors the search asks for when it makes edges for a node that has
+  // `edges` already (0: its expansion). The more edges, the more playouts
+  // passed it, so an evaluator may spend more on them (ShortlistEvaluator);
+  // by default Priors'.
+  virtual void ChunkPriors(const Position& pos, std::span<const Move> moves,
+                           std::span<float> priors, int edges) const {
+    (void)edges;
+    Priors(pos, moves, priors);
+  }
 };
 
 // Leaf values from one evaluator and priors from another: the learned
@@ -56,6 +75,10 @@ class CompositeEvaluator : public Evaluator {
   void Priors(const Position& pos, std::span<const Move> moves,
               std::span<float> priors) const override {
     priors_->Priors(pos, moves, priors);
+  }
+  void ChunkPriors(const Position& pos, std::span<const Move> moves,
+                   std::span<float> priors, int edges) const override {
+    priors_->ChunkPriors(pos, moves, priors, edges);
   }
   Value ChildEstimate(const Position& child) const override {
     return value_->ChildEstimate(child);
@@ -82,6 +105,10 @@ class PlayerCountEvaluator : public Evaluator {
   void Priors(const Position& pos, std::span<const Move> moves,
               std::span<float> priors) const override {
     For(pos).Priors(pos, moves, priors);
+  }
+  void ChunkPriors(const Position& pos, std::span<const Move> moves,
+                   std::span<float> priors, int edges) const override {
+    For(pos).ChunkPriors(pos, moves, priors, edges);
   }
   Value ChildEstimate(const Position& child) const override {
     return For(child).ChildEstimate(child);

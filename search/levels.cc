@@ -8,6 +8,7 @@
 #include "search/eval/eval.h"
 #include "search/eval/greedy.h"
 #include "search/mcts.h"
+#include "search/shortlist_evaluator.h"
 
 namespace wallgo::search {
 namespace {
@@ -26,6 +27,7 @@ class LevelSearcher : public Searcher {
   void SetOptions(const SearchOptions& options) override {
     const bool same_player = options.level == options_.level &&
                              options.eval == options_.eval &&
+                             options.shortlist == options_.shortlist &&
                              options.net == options_.net;
     options_ = options;
     if (same_player) {
@@ -68,6 +70,9 @@ void UseEvaluation(const SearchOptions& options, MctsConfig& config) {
   if (options.eval == EvalKind::kNet) {
     // The network's priors come with its value: one call expands a node.
     config.expand_at_creation = true;
+  } else if (options.shortlist > 0) {
+    learned = std::make_shared<ShortlistEvaluator>(
+        options.net, options.net, classic, options.shortlist);
   } else {
     learned = std::make_shared<CompositeEvaluator>(options.net, classic);
   }

@@ -357,9 +357,9 @@ class MctsSearcher::Run {
     MoveList generated;
     if (known_moves == nullptr) {
       GenerateMoves(pos, generated);
-      evaluator_.Priors(
+      evaluator_.ChunkPriors(
           pos, std::span<const Move>(generated.begin(), generated.size()),
-          std::span<float>(t.priors.data(), generated.size()));
+          std::span<float>(t.priors.data(), generated.size()), allocated);
     }
     const MoveList& moves = known_moves ? *known_moves : generated;
     if (allocated == 0) {

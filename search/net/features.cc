@@ -68,25 +68,6 @@ Bitboard EmitContestedRace(const Position& pos, Bitboard contested,
 
 }  // namespace
 
-std::array<uint16_t, 3> PolicyIndices(Move move) {
-  constexpr uint16_t kNone = kNoPolicyIndex;
-  const int side = static_cast<int>(move.side);
-  switch (move.kind) {
-    case MoveKind::kPlace:
-      return {static_cast<uint16_t>(kPolicyPlace + move.to), kNone, kNone};
-    case MoveKind::kTurn:
-    case MoveKind::kBreak: {
-      const int wall_base =
-          move.kind == MoveKind::kTurn ? kPolicyWall : kPolicyBreak;
-      return {static_cast<uint16_t>(kPolicyFrom + move.from),
-              static_cast<uint16_t>(kPolicyTo + move.to),
-              static_cast<uint16_t>(wall_base + move.to * kNumSides + side)};
-    }
-    default:
-      return {kNone, kNone, kNone};
-  }
-}
-
 void ExtractFeatures(const Position& pos, Features& out) {
   out.count = 0;
   const int players = pos.num_players();

@@ -57,7 +57,25 @@ inline constexpr int kPolicySize = kPolicyBreak + kNumCells * kNumSides;
 inline constexpr int kNoPolicyIndex = kPolicySize;  // contributes 0
 
 // The policy logits a move's logit is the sum of (kNoPolicyIndex: none).
-std::array<uint16_t, 3> PolicyIndices(Move move);
+// Inline: the search asks it for every legal move of every node it expands.
+inline std::array<uint16_t, 3> PolicyIndices(Move move) {
+  constexpr uint16_t kNone = kNoPolicyIndex;
+  const int side = static_cast<int>(move.side);
+  switch (move.kind) {
+    case MoveKind::kPlace:
+      return {static_cast<uint16_t>(kPolicyPlace + move.to), kNone, kNone};
+    case MoveKind::kTurn:
+    case MoveKind::kBreak: {
+      const int wall_base =
+          move.kind == MoveKind::kTurn ? kPolicyWall : kPolicyBreak;
+      return {static_cast<uint16_t>(kPolicyFrom + move.from),
+              static_cast<uint16_t>(kPolicyTo + move.to),
+              static_cast<uint16_t>(wall_base + move.to * kNumSides + side)};
+    }
+    default:
+      return {kNone, kNone, kNone};
+  }
+}
 
 // The feature of a wall on `edge`: north edges of rows 1-6 first (the
 // edge's cell index), then east edges of columns a-f (row * 6 + column).

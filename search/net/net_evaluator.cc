@@ -48,14 +48,19 @@ Value FinishedValue(const Position& pos) {
   return v;
 }
 
-void PriorsFromLogits(const std::array<float, kPolicySize + 1>& logits,
-                      std::span<const Move> moves, std::span<float> priors) {
-  float best = -1e30f;
+void MoveLogits(const std::array<float, kPolicySize + 1>& logits,
+                std::span<const Move> moves, std::span<float> scores) {
   for (size_t i = 0; i < moves.size(); ++i) {
     const std::array<uint16_t, 3> idx = PolicyIndices(moves[i]);
-    priors[i] = logits[idx[0]] + logits[idx[1]] + logits[idx[2]];
-    best = std::max(best, priors[i]);
+    scores[i] = logits[idx[0]] + logits[idx[1]] + logits[idx[2]];
   }
+}
+
+void PriorsFromLogits(const std::array<float, kPolicySize + 1>& logits,
+                      std::span<const Move> moves, std::span<float> priors) {
+  MoveLogits(logits, moves, priors);
+  float best = -1e30f;
+  for (size_t i = 0; i < moves.size(); ++i) best = std::max(best, priors[i]);
   float total = 0;
   for (size_t i = 0; i < moves.size(); ++i) {
     priors[i] = std::exp(priors[i] - best);
@@ -89,6 +94,15 @@ Value NetEvaluator::Evaluate(const Position& pos, std::span<const Move> moves,
   }
   SetMargins(score, players, v);
   return v;
+}
+
+void NetEvaluator::LogPriors(const Position& pos, std::span<const Move> moves,
+                             std::span<float> scores) const {
+  Features features;
+  ExtractFeatures(pos, features);
+  std::array<float, kPolicySize + 1> logits;
+  network_->PolicyLogits(network_->Forward(features), logits);
+  MoveLogits(logits, moves, scores);
 }
 
 }  // namespace wallgo::search::net

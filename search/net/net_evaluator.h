@@ -24,6 +24,10 @@ class NetEvaluator : public Evaluator {
   Value Evaluate(const Position& pos, std::span<const Move> moves,
                  std::span<float> priors) const override;
 
+  // The policy's logit of each move, without the value or the softmax.
+  void LogPriors(const Position& pos, std::span<const Move> moves,
+                 std::span<float> scores) const override;
+
   const Network& network() const { return *network_; }
 
  private:
@@ -34,6 +38,9 @@ class NetEvaluator : public Evaluator {
 // from the final scores.
 Value FinishedValue(const Position& pos);
 
+// Each move's logit: the sum of its PolicyIndices' logits.
+void MoveLogits(const std::array<float, kPolicySize + 1>& logits,
+                std::span<const Move> moves, std::span<float> scores);
 // Fills `priors` with a softmax over `moves` of their policy logits (the sum
 // of PolicyIndices' logits).
 void PriorsFromLogits(const std::array<float, kPolicySize + 1>& logits,

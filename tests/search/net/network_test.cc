@@ -276,7 +276,12 @@ class CountingEvaluator : public Evaluator {
     if (!moves.empty()) with_priors.fetch_add(1);
     return inner_->Evaluate(pos, moves, priors);
   }
-  mutable std::atomic<int64_t> calls{0}, with_priors{0};
+  void LogPriors(const Position& pos, std::span<const Move> moves,
+                 std::span<float> scores) const override {
+    rankings.fetch_add(1);
+    inner_->LogPriors(pos, moves, scores);
+  }
+  mutable std::atomic<int64_t> calls{0}, with_priors{0}, rankings{0};
 
  private:
   std::shared_ptr<const Evaluator> inner_;
@@ -289,21 +294,29 @@ bool IsLegalMove(const Position& pos, Move move) {
 }
 
 // eval=net and eval=hybrid reach the network through MakeSearcher (the
-// protocol's path): net for values and priors, hybrid for values only.
+// protocol's path): net for values and priors, hybrid for values only, and
+// with a shortlist for values and the ranking of moves at expansions.
 // Two threads: run under ThreadSanitizer in CI.
 TEST(ThreadedNetSearch, ThreadedSearchesUseTheNetAsTheEvalOptionSays) {
   absl::StatusOr<std::unique_ptr<NetEvaluator>> loaded =
       NetEvaluator::Load(kWeights);
   ASSERT_TRUE(loaded.ok());
   const std::shared_ptr<const Evaluator> net = std::move(*loaded);
-  for (const EvalKind eval :
-       {EvalKind::kNet, EvalKind::kHybrid, EvalKind::kClassic}) {
+  struct Case {
+    EvalKind eval;
+    int shortlist;
+  };
+  for (const Case c :
+       {Case{EvalKind::kNet, 0}, Case{EvalKind::kHybrid, 0},
+        Case{EvalKind::kHybrid, 16}, Case{EvalKind::kClassic, 16}}) {
+    const EvalKind eval = c.eval;
     auto counting = std::make_shared<CountingEvaluator>(net);
     SearchOptions options;
     options.threads = 2;
     options.visits = 300;
     options.hash_mb = 4;
     options.eval = eval;
+    options.shortlist = c.shortlist;
     options.net = counting;
     std::unique_ptr<Searcher> searcher = MakeSearcher(options);
     Position pos = BenchStart(BenchPositions()[5]);
@@ -320,12 +333,20 @@ TEST(ThreadedNetSearch, ThreadedSearchesUseTheNetAsTheEvalOptionSays) {
         EXPECT_GE(calls, 6 * 250);
         EXPECT_GE(with_priors, 6 * 250);
         break;
-      case EvalKind::kHybrid:  // values only; the priors are classic
+      case EvalKind::kHybrid:  // values; the priors are classic
         EXPECT_GE(calls, 6 * 250);
         EXPECT_EQ(with_priors, 0);
+        // A shortlist asks the network to rank the moves of about every
+        // other new node (those a playout passes again).
+        if (c.shortlist > 0) {
+          EXPECT_GE(counting->rankings.load(), 6 * 50);
+        } else {
+          EXPECT_EQ(counting->rankings.load(), 0);
+        }
         break;
       case EvalKind::kClassic:
         EXPECT_EQ(calls, 0);
+        EXPECT_EQ(counting->rankings.load(), 0);
         break;
     }
   }

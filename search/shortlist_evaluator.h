@@ -1,0 +1,48 @@
+// Priors from a shortlist: a cheap policy (the network's) ranks every legal
+// move, and the classic evaluation values only the best-ranked few. The
+// classic priors evaluate every child (often 150), which is most of a
+// playout's time, though the search makes edges for only the first 4 until
+// they were all tried (lazy chunks, docs/search.md).
+#pragma once
+
+#include <memory>
+#include <span>
+
+#include "search/classic_evaluator.h"
+#include "search/evaluator.h"
+
+namespace wallgo::search {
+
+// Leaf values from `value`; priors of the `size` moves that `policy` ranks
+// best from the classic child utilities, as ClassicEvaluator's (a softmax
+// at its prior temperature T), and for every other move the policy's odds
+// against the shortlist's last move, below the shortlist's worst utility:
+// utility = worst + T * log(policy prior / last's policy prior). So the
+// shortlist is searched first, in classic order, and a move the policy
+// ranks low still gets a prior in the policy's proportion. Positions with
+// at most `size` moves get the classic priors unchanged.
+class ShortlistEvaluator : public Evaluator {
+ public:
+  ShortlistEvaluator(std::shared_ptr<const Evaluator> value,
+                     std::shared_ptr<const Evaluator> policy,
+                     std::shared_ptr<const ClassicEvaluator> classic, int size);
+  Value Evaluate(const Position& pos, std::span<const Move> moves,
+                 std::span<float> priors) const override;
+  void Priors(const Position& pos, std::span<const Move> moves,
+              std::span<float> priors) const override;
+  // Only a node's expansion takes the shortlist: a node that earned more
+  // edges gets the classic priors of every move.
+  void ChunkPriors(const Position& pos, std::span<const Move> moves,
+                   std::span<float> priors, int edges) const override;
+  Value ChildEstimate(const Position& child) const override {
+    return value_->ChildEstimate(child);
+  }
+
+ private:
+  std::shared_ptr<const Evaluator> value_;
+  std::shared_ptr<const Evaluator> policy_;
+  std::shared_ptr<const ClassicEvaluator> classic_;
+  int size_;
+};
+
+}  // namespace wallgo::search
