@@ -138,6 +138,7 @@ class MctsSearcher::Run {
         evaluator_(evaluator),
         root_pos_(root_pos),
         players_(root_pos.num_players()),
+        c_puct_(players_ > 2 ? config.multi_player_c_puct : config.c_puct),
         visit_limit_(visit_limit),
         all_moves_(limits.all_moves),
         gate_(std::max(1, threads)),
@@ -488,7 +489,7 @@ class MctsSearcher::Run {
         Abandon(t);
         return false;
       }
-      const int i = SelectEdge(graph_, n, config_.c_puct);
+      const int i = SelectEdge(graph_, n, c_puct_);
       Edge& e = graph_.edge(n, i);
       pos.Play(e.move);
       NodeId child = e.child.load(std::memory_order_acquire);
@@ -555,6 +556,7 @@ class MctsSearcher::Run {
   const Evaluator& evaluator_;
   const Position root_pos_;
   const int players_;
+  const double c_puct_;  // the config's, for this player count
   const int64_t visit_limit_;
   const bool all_moves_;
   std::atomic<NodeId> root_{kNoNode};

@@ -17,8 +17,13 @@
 namespace wallgo::search {
 
 struct MctsConfig {
-  // Exploration constant of PUCT, in utility units (a win is worth 1).
+  // Exploration constant of PUCT, in utility units (a win is worth 1), in
+  // 2-player games; the learned evaluation takes its own (kLearnedCPuct in
+  // levels.cc).
   double c_puct = 1.0;
+  // The same in games of 3 or 4 players, which search with the classic
+  // evaluation whatever `eval` says.
+  double multi_player_c_puct = 1.0;
   // Leaf values and priors. Null: a ClassicEvaluator with `classic`.
   std::shared_ptr<const Evaluator> evaluator;
   // The classic evaluator's knobs (prior kind, temperature, random moves).

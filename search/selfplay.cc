@@ -311,10 +311,14 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
           ->default_value(c.classic.multi_player_playout_moves),
       "random moves before a leaf evaluation, 3 or 4 players")(
       flag("cpuct").c_str(), po::value(&c.c_puct)->default_value(c.c_puct),
-      "PUCT exploration")(flag("prior-temp").c_str(),
-                          po::value(&c.classic.prior_temperature)
-                              ->default_value(c.classic.prior_temperature),
-                          "prior softmax temperature");
+      "PUCT exploration, 2 players")(
+      flag("multi-cpuct").c_str(),
+      po::value(&c.multi_player_c_puct)->default_value(c.multi_player_c_puct),
+      "PUCT exploration, 3 or 4 players")(
+      flag("prior-temp").c_str(),
+      po::value(&c.classic.prior_temperature)
+          ->default_value(c.classic.prior_temperature),
+      "prior softmax temperature");
 }
 
 }  // namespace
