@@ -6,50 +6,32 @@
 
 #include "engine/bitboard.h"
 #include "engine/regions.h"
+#include "search/eval/race.h"
 
 namespace wallgo::search {
 namespace {
-
-// Rules under which a game can also end because nobody has a legal turn
-// while regions are still shared; with unlimited walls and stay=always a
-// stone in a shared region can always stay and wall one of its open edges.
-bool CanRunOutOfTurns(const Rules& rules) {
-  return rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways;
-}
 
 // Calls on_owned(owner, region) for each region holding the stones of a
 // single player and returns the cells of the contested rest (regions holding
 // several colours). During setup every region holding stones stays
 // contested: stones still to come may land anywhere.
 template <typename OnOwned>
-Bitboard SplitRegions(const Position& pos, OnOwned on_owned) {
+Bitboard SplitRegions(const RaceBoard& board, OnOwned on_owned) {
   Bitboard contested = 0;
-  Bitboard stones_left = pos.occupied();
-  while (stones_left != 0) {
-    const Bitboard region =
-        FloodFill(CellBit(LowestCell(stones_left)), pos.walls());
-    stones_left &= ~region;
-    int owner = -1;
-    int colours = 0;
-    for (int p = 0; p < pos.num_players(); ++p) {
-      if (pos.stones(ColourAt(p)) & region) {
-        owner = p;
-        ++colours;
-      }
-    }
-    if (colours == 1 && !pos.in_setup()) {
-      on_owned(owner, region);
+  ForEachStoneRegion(board, [&](Bitboard region, int colour) {
+    if (IsOwned(colour, board.in_setup)) {
+      on_owned(colour, region);
     } else {
       contested |= region;
     }
-  }
+  });
   return contested;
 }
 
 // Owned regions' cells added to `score`; returns the contested cells.
-Bitboard ScoreOwnedRegions(const Position& pos,
+Bitboard ScoreOwnedRegions(const RaceBoard& board,
                            std::array<float, kMaxPlayers>& score) {
-  return SplitRegions(pos, [&score](int owner, Bitboard region) {
+  return SplitRegions(board, [&score](int owner, Bitboard region) {
     score[owner] += PopCount(region);
   });
 }
@@ -123,13 +105,13 @@ void ClaimTurn(const std::array<Bitboard, kMaxPlayers>& fresh, int players,
 // in the fewest turns. Calls on_turn(fresh, turn) with each player's cells
 // first reached in that turn (1, 2, ...); the caller shares out ties.
 template <typename OnTurn>
-void RunRace(const Position& pos, Bitboard contested, OnTurn on_turn) {
-  const int players = pos.num_players();
-  const WallMasks& walls = pos.walls();
-  const Bitboard empty = contested & ~pos.occupied();
+void RunRace(const RaceBoard& board, Bitboard contested, OnTurn on_turn) {
+  const int players = board.players;
+  const WallMasks& walls = board.walls;
+  const Bitboard empty = contested & ~board.occupied;
   std::array<Bitboard, kMaxPlayers> reach{};
   for (int p = 0; p < players; ++p) {
-    reach[p] = pos.stones(ColourAt(p)) & contested;
+    reach[p] = board.stones[p] & contested;
   }
   Bitboard unclaimed = empty;
   for (int turn = 1; unclaimed != 0; ++turn) {
@@ -151,14 +133,14 @@ void RunRace(const Position& pos, Bitboard contested, OnTurn on_turn) {
 
 // The race scored: stones count for their owner, reached cells as
 // ClaimTurn shares them.
-void ScoreRace(const Position& pos, Bitboard contested, float first_turn_share,
-               std::array<float, kMaxPlayers>& score) {
-  const int players = pos.num_players();
-  const int mover = Index(pos.to_move());
+void ScoreRace(const RaceBoard& board, Bitboard contested,
+               float first_turn_share, std::array<float, kMaxPlayers>& score) {
+  const int players = board.players;
+  const int mover = board.mover;
   for (int p = 0; p < players; ++p) {
-    score[p] += PopCount(pos.stones(ColourAt(p)) & contested);
+    score[p] += PopCount(board.stones[p] & contested);
   }
-  RunRace(pos, contested,
+  RunRace(board, contested,
           [&](const std::array<Bitboard, kMaxPlayers>& fresh, int turn) {
             ClaimTurn(fresh, players, mover, turn == 1 ? first_turn_share : -1,
                       score);
@@ -202,9 +184,44 @@ void ShareTies(const std::array<Bitboard, kMaxPlayers>& fresh, int players,
 
 }  // namespace
 
+RaceBoard RaceBoardOf(const Position& pos) {
+  RaceBoard board;
+  for (int p = 0; p < pos.num_players(); ++p) {
+    board.stones[p] = pos.stones(ColourAt(p));
+  }
+  board.occupied = pos.occupied();
+  board.walls = pos.walls();
+  board.players = pos.num_players();
+  board.mover = Index(pos.to_move());
+  board.in_setup = pos.in_setup();
+  return board;
+}
+
+int RegionColour(const RaceBoard& board, Bitboard region) {
+  int colour = -1;
+  for (int p = 0; p < board.players; ++p) {
+    if ((board.stones[p] & region) == 0) continue;
+    if (colour != -1) return -2;
+    colour = p;
+  }
+  return colour;
+}
+
+bool CanRunOutOfTurns(const Rules& rules) {
+  return rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways;
+}
+
+void ScoreContested(const RaceBoard& board, Bitboard contested,
+                    const EvalOptions& options,
+                    std::array<float, kMaxPlayers>& score) {
+  ScoreRace(board, contested, options.first_turn_share, score);
+  score[board.mover] += options.tempo_cells;
+}
+
 Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
   Territory t;
-  const Bitboard contested = ScoreOwnedRegions(pos, t.score);
+  const RaceBoard board = RaceBoardOf(pos);
+  const Bitboard contested = ScoreOwnedRegions(board, t.score);
   t.contested_cells = PopCount(contested);
   t.finished = IsFinished(pos, contested);
   if (t.finished) {
@@ -212,23 +229,23 @@ Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
     for (int p = 0; p < kMaxPlayers; ++p) t.score[p] = sheet.score[p];
     return t;
   }
-  ScoreRace(pos, contested, options.first_turn_share, t.score);
-  t.score[Index(pos.to_move())] += options.tempo_cells;
+  ScoreContested(board, contested, options, t.score);
   return t;
 }
 
 Ownership EstimateOwnership(const Position& pos, const EvalOptions& options) {
   Ownership o;
   GiveCells(kAllCells, kMaxPlayers, o);  // nobody's until shown otherwise
+  const RaceBoard board = RaceBoardOf(pos);
   const Bitboard contested = SplitRegions(
-      pos, [&o](int owner, Bitboard region) { GiveCells(region, owner, o); });
+      board, [&o](int owner, Bitboard region) { GiveCells(region, owner, o); });
   if (IsFinished(pos, contested)) return o;  // contested cells: nobody's
   const int players = pos.num_players();
   const int mover = Index(pos.to_move());
   for (int p = 0; p < players; ++p) {
     GiveCells(pos.stones(ColourAt(p)) & contested, p, o);
   }
-  RunRace(pos, contested,
+  RunRace(board, contested,
           [&](const std::array<Bitboard, kMaxPlayers>& fresh, int turn) {
             ShareTies(fresh, players, mover,
                       turn == 1 ? options.first_turn_share : -1, o);
@@ -242,18 +259,41 @@ float WinScale(int contested_cells) {
   return 0.25f + 0.55f * std::sqrt(static_cast<float>(contested_cells));
 }
 
-std::array<float, kMaxPlayers> WinFromScores(
-    const std::array<float, kMaxPlayers>& score, int players, float scale) {
+namespace {
+
+// WinFromScores before its division: each player's exp((score - best) /
+// scale) and their sum, in player order.
+struct SoftmaxTerms {
+  std::array<float, kMaxPlayers> term{};
+  float total = 0;
+};
+
+SoftmaxTerms Softmax(const std::array<float, kMaxPlayers>& score, int players,
+                     float scale) {
   float best = score[0];
   for (int p = 1; p < players; ++p) best = std::max(best, score[p]);
-  std::array<float, kMaxPlayers> win{};
-  float total = 0;
+  SoftmaxTerms s;
   for (int p = 0; p < players; ++p) {
-    win[p] = std::exp((score[p] - best) / scale);
-    total += win[p];
+    // The leader's term is exp(0) = 1 exactly: not worth an exp call.
+    s.term[p] = score[p] == best ? 1.0f : std::exp((score[p] - best) / scale);
+    s.total += s.term[p];
   }
-  for (int p = 0; p < players; ++p) win[p] /= total;
-  return win;
+  return s;
+}
+
+}  // namespace
+
+std::array<float, kMaxPlayers> WinFromScores(
+    const std::array<float, kMaxPlayers>& score, int players, float scale) {
+  SoftmaxTerms s = Softmax(score, players, scale);
+  for (int p = 0; p < players; ++p) s.term[p] /= s.total;
+  return s.term;
+}
+
+float WinOf(const std::array<float, kMaxPlayers>& score, int players,
+            float scale, int player) {
+  const SoftmaxTerms s = Softmax(score, players, scale);
+  return s.term[player] / s.total;
 }
 
 float ScoreMargin(const std::array<float, kMaxPlayers>& score, int players,
