@@ -99,6 +99,23 @@ void ClaimTurn(const std::array<Bitboard, kMaxPlayers>& fresh, int players,
   SplitTies(several, fresh, players, mover, mover_share, score);
 }
 
+// The cells that one step in each direction may enter: open ones whose edge
+// on the way in is unwalled. Step(from, walls) & open, with the wall and rim
+// masks folded in once per race rather than twice per player and turn.
+struct StepMasks {
+  Bitboard north, south, east, west;
+};
+
+StepMasks MakeStepMasks(const WallMasks& walls, Bitboard open) {
+  return {(~walls.north << 7) & open, ~walls.north & open,
+          (~walls.east << 1) & ~kColA & open, ~walls.east & ~kColG & open};
+}
+
+Bitboard StepInto(Bitboard from, const StepMasks& m) {
+  return (from << 7 & m.north) | (from >> 7 & m.south) | (from << 1 & m.east) |
+         (from >> 1 & m.west);
+}
+
 // The reachability race in the `contested` regions: all players spread a
 // turn at a time (independently: reaching a cell first does not block the
 // others' paths through it), and each empty cell goes to whoever reaches it
@@ -107,8 +124,8 @@ void ClaimTurn(const std::array<Bitboard, kMaxPlayers>& fresh, int players,
 template <typename OnTurn>
 void RunRace(const RaceBoard& board, Bitboard contested, OnTurn on_turn) {
   const int players = board.players;
-  const WallMasks& walls = board.walls;
   const Bitboard empty = contested & ~board.occupied;
+  const StepMasks into_empty = MakeStepMasks(board.walls, empty);
   std::array<Bitboard, kMaxPlayers> reach{};
   for (int p = 0; p < players; ++p) {
     reach[p] = board.stones[p] & contested;
@@ -119,8 +136,8 @@ void RunRace(const RaceBoard& board, Bitboard contested, OnTurn on_turn) {
     Bitboard grown = 0;
     for (int p = 0; p < players; ++p) {
       Bitboard r = reach[p];
-      r |= Step(r, walls) & empty;
-      r |= Step(r, walls) & empty;
+      r |= StepInto(r, into_empty);
+      r |= StepInto(r, into_empty);
       fresh[p] = r & ~reach[p] & unclaimed;
       grown |= fresh[p];
       reach[p] = r;
