@@ -1,7 +1,6 @@
 #include "search/eval/children.h"
 
 #include <array>
-#include <optional>
 
 #include "engine/bitboard.h"
 #include "engine/regions.h"
@@ -78,66 +77,85 @@ struct Child {
   RegionSplit split;
 };
 
+// What all children of one position share, worked out once.
+struct Family {
+  explicit Family(const Position& position)
+      : pos(position),
+        parent(RaceBoardOf(position)),
+        regions(FindParentRegions(parent)),
+        next_mover((parent.mover + 1) % parent.players),
+        contested_cells(PopCount(regions.split.contested)),
+        scale(WinScale(contested_cells)) {}
+
+  const Position& pos;
+  RaceBoard parent;
+  ParentRegions regions;
+  int next_mover;       // who moves after a turn
+  int contested_cells;  // the parent's, which most children keep
+  float scale;          // WinScale(contested_cells)
+};
+
 // A placement that leaves the setup phase running (the last one turns every
-// region's status over: nullopt, for the slow path). During setup every
+// region's status over: false, for the slow path). During setup every
 // region holding stones is contested, the new stone's too.
-std::optional<Child> Place(const Position& pos, const RaceBoard& parent,
-                           const ParentRegions& regions, int to) {
+bool Place(const Family& family, int to, Child& child) {
+  const Position& pos = family.pos;
   const int placed = pos.placements_done() + 1;
-  if (placed == Position::TotalPlacements(pos.rules())) return std::nullopt;
-  Child child{parent, regions.split};
-  child.board.stones[parent.mover] |= CellBit(to);
-  child.board.occupied |= CellBit(to);
-  child.board.mover = Index(Position::PlacerAt(pos.rules(), placed));
-  const Bitboard region = FloodFill(CellBit(to), parent.walls);
-  child.split.Add(region, RegionColour(child.board, region), parent.in_setup);
-  return child;
+  if (placed == Position::TotalPlacements(pos.rules())) return false;
+  RaceBoard& board = child.board;
+  board.stones[board.mover] |= CellBit(to);
+  board.occupied |= CellBit(to);
+  board.mover = Index(Position::PlacerAt(pos.rules(), placed));
+  const Bitboard region = FloodFill(CellBit(to), board.walls);
+  child.split.Add(region, RegionColour(board, region), board.in_setup);
+  return true;
 }
 
 // A turn: the stone moves within its region, so only the wall at its
 // destination redraws regions. A new wall can only cut the stone's region
 // in two; a broken wall can only merge that region with its neighbour.
-Child Turn(const RaceBoard& parent, const ParentRegions& regions, Move move) {
-  Child child{parent, regions.split};
+void Turn(const Family& family, Move move, Child& child) {
   RaceBoard& board = child.board;
   const Bitboard moved = CellBit(move.from) ^ CellBit(move.to);
-  board.stones[parent.mover] ^= moved;
+  board.stones[board.mover] ^= moved;
   board.occupied ^= moved;
-  board.mover = (parent.mover + 1) % parent.players;
+  board.mover = family.next_mover;
   const Edge edge = EdgeAt(move.to, move.side).edge;
   const Bitboard near = CellBit(edge.cell);
   const Bitboard far = edge.east ? near << 1 : near << 7;
   Bitboard& walled = edge.east ? board.walls.east : board.walls.north;
   if (move.kind == MoveKind::kTurn) {
     walled |= near;
-    const Bitboard region = regions.RegionOf(move.from);
+    const Bitboard region = family.regions.RegionOf(move.from);
     const std::array<Bitboard, 2> parts =
         CutByWall(region, near, far, board.walls);
-    if (parts[1] == 0) return child;
+    if (parts[1] == 0) return;
     child.split.Remove(region);
     for (const Bitboard part : parts) {
       child.split.Add(part, RegionColour(board, part), board.in_setup);
     }
-    return child;
+    return;
   }
   walled &= ~near;
   const Bitboard merged = FloodFill(near, board.walls);
   child.split.Remove(merged);
   child.split.Add(merged, RegionColour(board, merged), board.in_setup);
-  return child;
 }
 
-// The child of `move`, or nullopt for a pass (the slow path's).
-std::optional<Child> MakeChild(const Position& pos, const RaceBoard& parent,
-                               const ParentRegions& regions, Move move) {
+// Makes `child` the child of `move`; false for a move the slow path takes
+// (a pass, the last placement).
+bool MakeChild(const Family& family, Move move, Child& child) {
+  child.board = family.parent;
+  child.split = family.regions.split;
   switch (move.kind) {
     case MoveKind::kPlace:
-      return Place(pos, parent, regions, move.to);
+      return Place(family, move.to, child);
     case MoveKind::kTurn:
     case MoveKind::kBreak:
-      return Turn(parent, regions, move);
+      Turn(family, move, child);
+      return true;
     default:
-      return std::nullopt;
+      return false;
   }
 }
 
@@ -154,8 +172,8 @@ bool IsFinished(const Position& pos, Move move, const Child& child) {
 }
 
 // EstimateTerritory's scores of an unfinished child, then Evaluate's win
-// probability for `player`.
-ChildOutlook Outlook(const Child& child, int player) {
+// probability for the parent's mover.
+ChildOutlook Outlook(const Family& family, const Child& child) {
   const int players = child.board.players;
   std::array<float, kMaxPlayers> score{};
   for (int p = 0; p < players; ++p) {
@@ -164,7 +182,11 @@ ChildOutlook Outlook(const Child& child, int player) {
     score[p] = static_cast<float>(PopCount(child.split.owned[p]));
   }
   ScoreContested(child.board, child.split.contested, EvalOptions{}, score);
-  const float scale = WinScale(PopCount(child.split.contested));
+  const int contested_cells = PopCount(child.split.contested);
+  const float scale = contested_cells == family.contested_cells
+                          ? family.scale
+                          : WinScale(contested_cells);
+  const int player = family.parent.mover;
   return {WinOf(score, players, scale, player),
           ScoreMargin(score, players, ColourAt(player))};
 }
@@ -173,14 +195,13 @@ ChildOutlook Outlook(const Child& child, int player) {
 
 void EvaluateChildren(const Position& pos, std::span<const Move> moves,
                       std::span<ChildOutlook> out) {
-  const RaceBoard parent = RaceBoardOf(pos);
-  const ParentRegions regions = FindParentRegions(parent);
+  const Family family(pos);
+  Child child;
   for (size_t i = 0; i < moves.size(); ++i) {
-    const std::optional<Child> child =
-        MakeChild(pos, parent, regions, moves[i]);
-    out[i] = child && !IsFinished(pos, moves[i], *child)
-                 ? Outlook(*child, parent.mover)
-                 : EvaluateChildSlowly(pos, moves[i]);
+    out[i] =
+        MakeChild(family, moves[i], child) && !IsFinished(pos, moves[i], child)
+            ? Outlook(family, child)
+            : EvaluateChildSlowly(pos, moves[i]);
   }
 }
 
