@@ -1,6 +1,8 @@
 #include "search/eval/children.h"
 
 #include <array>
+#include <cmath>
+#include <limits>
 
 #include "engine/bitboard.h"
 #include "engine/regions.h"
@@ -171,9 +173,45 @@ bool IsFinished(const Position& pos, Move move, const Child& child) {
   return IsGameOver(played);
 }
 
+// The mover's win probability in two-player children at one scale,
+// remembered by the mover's lead. WinOf of two players is a function of
+// the lead d = score[mover] - score[other] alone: 1 / (1 + e) or
+// e / (1 + e), e = exp(-|d| / scale), and 1 / 2 for d = 0; so a remembered
+// value is the very float WinOf would give. Leads are whole quarter cells
+// (whole cells, tied halves, the tempo of 0.75), kept by 4d (exact), so a
+// node's ~150 children need a handful of exp calls and divisions.
+class TwoPlayerWins {
+ public:
+  explicit TwoPlayerWins(float scale) : scale_(scale) {
+    memo_.fill(std::numeric_limits<float>::quiet_NaN());  // not yet known
+  }
+
+  float operator()(const std::array<float, kMaxPlayers>& score, int mover,
+                   float scale) {
+    const float lead = 4 * (score[mover] - score[1 - mover]);  // exact
+    const float slot = lead + kMaxLead;
+    if (scale != scale_ || !(slot >= 0 && slot < kSlots) ||
+        slot != static_cast<float>(static_cast<int>(slot))) {
+      return WinOf(score, 2, scale, mover);
+    }
+    float& win = memo_[static_cast<int>(slot)];
+    if (std::isnan(win)) win = WinOf(score, 2, scale, mover);
+    return win;
+  }
+
+ private:
+  static constexpr int kMaxLead = 4 * kNumCells + 4;  // quarters
+  static constexpr int kSlots = 2 * kMaxLead + 1;
+
+  float scale_;
+  std::array<float, kSlots> memo_;
+};
+
 // EstimateTerritory's scores of an unfinished child, then Evaluate's win
-// probability for the parent's mover.
-ChildOutlook Outlook(const Family& family, const Child& child) {
+// probability for the parent's mover (`wins` remembers those of two players
+// at the parent's scale).
+ChildOutlook Outlook(const Family& family, const Child& child,
+                     TwoPlayerWins& wins) {
   const int players = child.board.players;
   std::array<float, kMaxPlayers> score{};
   for (int p = 0; p < players; ++p) {
@@ -187,7 +225,8 @@ ChildOutlook Outlook(const Family& family, const Child& child) {
                           ? family.scale
                           : WinScale(contested_cells);
   const int player = family.parent.mover;
-  return {WinOf(score, players, scale, player),
+  return {players == 2 ? wins(score, player, scale)
+                       : WinOf(score, players, scale, player),
           ScoreMargin(score, players, ColourAt(player))};
 }
 
@@ -196,11 +235,12 @@ ChildOutlook Outlook(const Family& family, const Child& child) {
 void EvaluateChildren(const Position& pos, std::span<const Move> moves,
                       std::span<ChildOutlook> out) {
   const Family family(pos);
+  TwoPlayerWins wins(family.scale);
   Child child;
   for (size_t i = 0; i < moves.size(); ++i) {
     out[i] =
         MakeChild(family, moves[i], child) && !IsFinished(pos, moves[i], child)
-            ? Outlook(family, child)
+            ? Outlook(family, child, wins)
             : EvaluateChildSlowly(pos, moves[i]);
   }
 }
