@@ -79,20 +79,44 @@ struct Child {
   RegionSplit split;
 };
 
+// The edges beside which a square of four cells is open on one side: a
+// wall there cannot cut its region, the way around being three steps.
+// `north` and `east` mark the cells whose north or east edge it is.
+WallMasks EdgesWithAWayAround(const WallMasks& walls) {
+  const Bitboard n = kAllCells & ~kRow7 & ~walls.north;  // open north edges
+  const Bitboard e = kAllCells & ~kColG & ~walls.east;   // open east edges
+  // c -> c+1 around by c+7, c+8, or by c-7, c-6.
+  const Bitboard east = (n & e >> 7 & n >> 1) | (n << 7 & e << 7 & n << 6);
+  // c -> c+7 around by c+1, c+8, or by c-1, c+6.
+  const Bitboard north = (e & e >> 7 & n >> 1) | (e << 1 & e >> 6 & n << 1);
+  return {north & ~kRow7, east & ~kColG};
+}
+
+// The placer of the next placement, or -1 when it is the last one (or none).
+int NextPlacer(const Position& pos) {
+  const int placed = pos.placements_done() + 1;
+  if (placed >= Position::TotalPlacements(pos.rules())) return -1;
+  return Index(Position::PlacerAt(pos.rules(), placed));
+}
+
 // What all children of one position share, worked out once.
 struct Family {
   explicit Family(const Position& position)
       : pos(position),
         parent(RaceBoardOf(position)),
         regions(FindParentRegions(parent)),
+        uncut(EdgesWithAWayAround(parent.walls)),
         next_mover((parent.mover + 1) % parent.players),
+        next_placer(NextPlacer(position)),
         contested_cells(PopCount(regions.split.contested)),
         scale(WinScale(contested_cells)) {}
 
   const Position& pos;
   RaceBoard parent;
   ParentRegions regions;
+  WallMasks uncut;      // edges a new wall cannot cut a region at
   int next_mover;       // who moves after a turn
+  int next_placer;      // who places after a placement; -1: setup ends
   int contested_cells;  // the parent's, which most children keep
   float scale;          // WinScale(contested_cells)
 };
@@ -101,13 +125,12 @@ struct Family {
 // region's status over: false, for the slow path). During setup every
 // region holding stones is contested, the new stone's too.
 bool Place(const Family& family, int to, Child& child) {
-  const Position& pos = family.pos;
-  const int placed = pos.placements_done() + 1;
-  if (placed == Position::TotalPlacements(pos.rules())) return false;
+  if (family.next_placer < 0) return false;
   RaceBoard& board = child.board;
   board.stones[board.mover] |= CellBit(to);
   board.occupied |= CellBit(to);
-  board.mover = Index(Position::PlacerAt(pos.rules(), placed));
+  board.mover = family.next_placer;
+  if (child.split.contested & CellBit(to)) return true;  // already so
   const Bitboard region = FloodFill(CellBit(to), board.walls);
   child.split.Add(region, RegionColour(board, region), board.in_setup);
   return true;
@@ -128,6 +151,7 @@ void Turn(const Family& family, Move move, Child& child) {
   Bitboard& walled = edge.east ? board.walls.east : board.walls.north;
   if (move.kind == MoveKind::kTurn) {
     walled |= near;
+    if ((edge.east ? family.uncut.east : family.uncut.north) & near) return;
     const Bitboard region = family.regions.RegionOf(move.from);
     const std::array<Bitboard, 2> parts =
         CutByWall(region, near, far, board.walls);
