@@ -46,11 +46,12 @@ struct ParentRegions {
   }
 };
 
-ParentRegions FindParentRegions(const RaceBoard& board) {
+ParentRegions FindParentRegions(const Position& pos) {
   ParentRegions parent;
-  ForEachStoneRegion(board, [&parent, &board](Bitboard region, int colour) {
+  const bool in_setup = pos.in_setup();
+  ForEachStoneRegion(pos, [&parent, in_setup](Bitboard region, int colour) {
     parent.masks[parent.count++] = region;
-    parent.split.Add(region, colour, board.in_setup);
+    parent.split.Add(region, colour, in_setup);
   });
   return parent;
 }
@@ -104,7 +105,7 @@ struct Family {
   explicit Family(const Position& position)
       : pos(position),
         parent(RaceBoardOf(position)),
-        regions(FindParentRegions(parent)),
+        regions(FindParentRegions(position)),
         uncut(EdgesWithAWayAround(parent.walls)),
         next_mover((parent.mover + 1) % parent.players),
         next_placer(NextPlacer(position)),

@@ -16,10 +16,11 @@ namespace {
 // several colours). During setup every region holding stones stays
 // contested: stones still to come may land anywhere.
 template <typename OnOwned>
-Bitboard SplitRegions(const RaceBoard& board, OnOwned on_owned) {
+Bitboard SplitRegions(const Position& pos, OnOwned on_owned) {
   Bitboard contested = 0;
-  ForEachStoneRegion(board, [&](Bitboard region, int colour) {
-    if (IsOwned(colour, board.in_setup)) {
+  const bool in_setup = pos.in_setup();
+  ForEachStoneRegion(pos, [&](Bitboard region, int colour) {
+    if (IsOwned(colour, in_setup)) {
       on_owned(colour, region);
     } else {
       contested |= region;
@@ -29,9 +30,9 @@ Bitboard SplitRegions(const RaceBoard& board, OnOwned on_owned) {
 }
 
 // Owned regions' cells added to `score`; returns the contested cells.
-Bitboard ScoreOwnedRegions(const RaceBoard& board,
+Bitboard ScoreOwnedRegions(const Position& pos,
                            std::array<float, kMaxPlayers>& score) {
-  return SplitRegions(board, [&score](int owner, Bitboard region) {
+  return SplitRegions(pos, [&score](int owner, Bitboard region) {
     score[owner] += PopCount(region);
   });
 }
@@ -241,16 +242,6 @@ RaceBoard RaceBoardOf(const Position& pos) {
   return board;
 }
 
-int RegionColour(const RaceBoard& board, Bitboard region) {
-  int colour = -1;
-  for (int p = 0; p < board.players; ++p) {
-    if ((board.stones[p] & region) == 0) continue;
-    if (colour != -1) return -2;
-    colour = p;
-  }
-  return colour;
-}
-
 bool CanRunOutOfTurns(const Rules& rules) {
   return rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways;
 }
@@ -264,8 +255,7 @@ void ScoreContested(const RaceBoard& board, Bitboard contested,
 
 Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
   Territory t;
-  const RaceBoard board = RaceBoardOf(pos);
-  const Bitboard contested = ScoreOwnedRegions(board, t.score);
+  const Bitboard contested = ScoreOwnedRegions(pos, t.score);
   t.contested_cells = PopCount(contested);
   t.finished = IsFinished(pos, contested);
   if (t.finished) {
@@ -273,23 +263,22 @@ Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
     for (int p = 0; p < kMaxPlayers; ++p) t.score[p] = sheet.score[p];
     return t;
   }
-  ScoreContested(board, contested, options, t.score);
+  ScoreContested(RaceBoardOf(pos), contested, options, t.score);
   return t;
 }
 
 Ownership EstimateOwnership(const Position& pos, const EvalOptions& options) {
   Ownership o;
   GiveCells(kAllCells, kMaxPlayers, o);  // nobody's until shown otherwise
-  const RaceBoard board = RaceBoardOf(pos);
   const Bitboard contested = SplitRegions(
-      board, [&o](int owner, Bitboard region) { GiveCells(region, owner, o); });
+      pos, [&o](int owner, Bitboard region) { GiveCells(region, owner, o); });
   if (IsFinished(pos, contested)) return o;  // contested cells: nobody's
   const int players = pos.num_players();
   const int mover = Index(pos.to_move());
   for (int p = 0; p < players; ++p) {
     GiveCells(pos.stones(ColourAt(p)) & contested, p, o);
   }
-  RunRace(board, contested,
+  RunRace(RaceBoardOf(pos), contested,
           [&](const std::array<Bitboard, kMaxPlayers>& fresh, int turn) {
             ShareTies(fresh, players, mover,
                       turn == 1 ? options.first_turn_share : -1, o);
