@@ -307,8 +307,7 @@ SoftmaxTerms Softmax(const std::array<float, kMaxPlayers>& score, int players,
   for (int p = 1; p < players; ++p) best = std::max(best, score[p]);
   SoftmaxTerms s;
   for (int p = 0; p < players; ++p) {
-    // The leader's term is exp(0) = 1 exactly: not worth an exp call.
-    s.term[p] = score[p] == best ? 1.0f : std::exp((score[p] - best) / scale);
+    s.term[p] = std::exp((score[p] - best) / scale);
     s.total += s.term[p];
   }
   return s;
