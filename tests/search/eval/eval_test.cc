@@ -283,6 +283,22 @@ void ExpectChildrenAsPlayed(const Position& pos, ChildCases& cases) {
   }
 }
 
+// The hard cases of EvaluateChildren all came up: placements, turns, walls
+// that cut a region, children that end the game, and, where the rules have
+// them, broken walls that merge regions and games ended with no legal turn.
+void ExpectEveryCaseMet(const Rules& rules, const ChildCases& cases) {
+  EXPECT_GT(cases.kinds[static_cast<int>(MoveKind::kPlace)], 0);
+  EXPECT_GT(cases.kinds[static_cast<int>(MoveKind::kTurn)], 0);
+  EXPECT_GT(cases.cuts, 0);
+  EXPECT_GT(cases.finished, 0);
+  if (rules.breakers > 0) {
+    EXPECT_GT(cases.merges, 0);
+  }
+  if (rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways) {
+    EXPECT_GT(cases.stuck, 0);
+  }
+}
+
 // Along random games, and in random positions with many walls (where
 // breakers join regions more often), every rule variant.
 TEST_P(EveryVariantTest, AllChildrenAtOnceEqualEachChildPlayed) {
@@ -298,16 +314,8 @@ TEST_P(EveryVariantTest, AllChildrenAtOnceEqualEachChildPlayed) {
     const Position pos = testing::RandomPlayPosition(rules, 40, rng);
     if (!IsGameOver(pos)) ExpectChildrenAsPlayed(pos, cases);
   }
-  EXPECT_GT(cases.kinds[static_cast<int>(MoveKind::kPlace)], 0);
-  EXPECT_GT(cases.kinds[static_cast<int>(MoveKind::kTurn)], 0);
-  EXPECT_GT(cases.cuts, 0);
-  EXPECT_GT(cases.finished, 0);
-  if (rules.breakers > 0) {
-    EXPECT_GT(cases.merges, 0);
-  }
-  if (rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways) {
-    EXPECT_GT(cases.stuck, 0);
-  }
+  // The sanitizer builds' shortened runs are too few to meet every case.
+  if (testing::kWorkDivisor == 1) ExpectEveryCaseMet(rules, cases);
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, EveryVariantTest,
