@@ -9,15 +9,14 @@
 #include "engine/movegen.h"
 #include "engine/regions.h"
 #include "engine/zobrist.h"
+#include "search/eval/children.h"
 
 namespace wallgo::search {
 namespace {
 
 float ChildUtility(const Position& pos, Move move) {
-  Position child = pos;
-  child.Play(move);
-  return ValueOf(search::Evaluate(child), pos.num_players())
-      .Utility(Index(pos.to_move()));
+  const ChildOutlook child = EvaluateChildSlowly(pos, move);
+  return UtilityOf(child.win, child.margin);
 }
 
 // Moves of one stone to one cell (or one placement) share a group.
@@ -76,7 +75,11 @@ void ClassicEvaluator::ChildUtilities(const Position& pos,
     return;
   }
   if (config_.prior == PriorKind::kChildEval) {
-    for (int i = 0; i < count; ++i) utility[i] = ChildUtility(pos, moves[i]);
+    std::array<ChildOutlook, MoveList::kCapacity> children;
+    EvaluateChildren(pos, moves, std::span(children.data(), moves.size()));
+    for (int i = 0; i < count; ++i) {
+      utility[i] = UtilityOf(children[i].win, children[i].margin);
+    }
     return;
   }
   // kGrouped: the first move of each group stands for the group. Groups are

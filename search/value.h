@@ -14,12 +14,17 @@ namespace wallgo::search {
 
 inline constexpr float kMarginWeight = 0.25f;  // utility of a 49-cell margin
 
+// A player's utility from its win probability and score margin.
+constexpr float UtilityOf(float win, float margin) {
+  return win + kMarginWeight * margin / 49.0f;
+}
+
 struct Value {
   std::array<float, kMaxPlayers> win{};
   std::array<float, kMaxPlayers> margin{};
 
   float Utility(int player) const {
-    return win[player] + kMarginWeight * margin[player] / 49.0f;
+    return UtilityOf(win[player], margin[player]);
   }
 };
 
@@ -43,9 +48,8 @@ class AtomicValue {
     }
   }
   float Utility(int player) const {
-    return win_[player].load(std::memory_order_relaxed) +
-           kMarginWeight * margin_[player].load(std::memory_order_relaxed) /
-               49.0f;
+    return UtilityOf(win_[player].load(std::memory_order_relaxed),
+                     margin_[player].load(std::memory_order_relaxed));
   }
 
  private:

@@ -6,16 +6,10 @@
 
 #include "engine/bitboard.h"
 #include "engine/regions.h"
+#include "search/eval/race.h"
 
 namespace wallgo::search {
 namespace {
-
-// Rules under which a game can also end because nobody has a legal turn
-// while regions are still shared; with unlimited walls and stay=always a
-// stone in a shared region can always stay and wall one of its open edges.
-bool CanRunOutOfTurns(const Rules& rules) {
-  return rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways;
-}
 
 // Calls on_owned(owner, region) for each region holding the stones of a
 // single player and returns the cells of the contested rest (regions holding
@@ -24,25 +18,14 @@ bool CanRunOutOfTurns(const Rules& rules) {
 template <typename OnOwned>
 Bitboard SplitRegions(const Position& pos, OnOwned on_owned) {
   Bitboard contested = 0;
-  Bitboard stones_left = pos.occupied();
-  while (stones_left != 0) {
-    const Bitboard region =
-        FloodFill(CellBit(LowestCell(stones_left)), pos.walls());
-    stones_left &= ~region;
-    int owner = -1;
-    int colours = 0;
-    for (int p = 0; p < pos.num_players(); ++p) {
-      if (pos.stones(ColourAt(p)) & region) {
-        owner = p;
-        ++colours;
-      }
-    }
-    if (colours == 1 && !pos.in_setup()) {
-      on_owned(owner, region);
+  const bool in_setup = pos.in_setup();
+  ForEachStoneRegion(pos, [&](Bitboard region, int colour) {
+    if (IsOwned(colour, in_setup)) {
+      on_owned(colour, region);
     } else {
       contested |= region;
     }
-  }
+  });
   return contested;
 }
 
@@ -117,19 +100,36 @@ void ClaimTurn(const std::array<Bitboard, kMaxPlayers>& fresh, int players,
   SplitTies(several, fresh, players, mover, mover_share, score);
 }
 
+// The cells that one step in each direction may enter: open ones whose edge
+// on the way in is unwalled. Step(from, walls) & open, with the wall and rim
+// masks folded in once per race rather than twice per player and turn.
+struct StepMasks {
+  Bitboard north, south, east, west;
+};
+
+StepMasks MakeStepMasks(const WallMasks& walls, Bitboard open) {
+  return {(~walls.north << 7) & open, ~walls.north & open,
+          (~walls.east << 1) & ~kColA & open, ~walls.east & ~kColG & open};
+}
+
+Bitboard StepInto(Bitboard from, const StepMasks& m) {
+  return (from << 7 & m.north) | (from >> 7 & m.south) | (from << 1 & m.east) |
+         (from >> 1 & m.west);
+}
+
 // The reachability race in the `contested` regions: all players spread a
 // turn at a time (independently: reaching a cell first does not block the
 // others' paths through it), and each empty cell goes to whoever reaches it
 // in the fewest turns. Calls on_turn(fresh, turn) with each player's cells
 // first reached in that turn (1, 2, ...); the caller shares out ties.
 template <typename OnTurn>
-void RunRace(const Position& pos, Bitboard contested, OnTurn on_turn) {
-  const int players = pos.num_players();
-  const WallMasks& walls = pos.walls();
-  const Bitboard empty = contested & ~pos.occupied();
+void RunRace(const RaceBoard& board, Bitboard contested, OnTurn on_turn) {
+  const int players = board.players;
+  const Bitboard empty = contested & ~board.occupied;
+  const StepMasks into_empty = MakeStepMasks(board.walls, empty);
   std::array<Bitboard, kMaxPlayers> reach{};
   for (int p = 0; p < players; ++p) {
-    reach[p] = pos.stones(ColourAt(p)) & contested;
+    reach[p] = board.stones[p] & contested;
   }
   Bitboard unclaimed = empty;
   for (int turn = 1; unclaimed != 0; ++turn) {
@@ -137,8 +137,8 @@ void RunRace(const Position& pos, Bitboard contested, OnTurn on_turn) {
     Bitboard grown = 0;
     for (int p = 0; p < players; ++p) {
       Bitboard r = reach[p];
-      r |= Step(r, walls) & empty;
-      r |= Step(r, walls) & empty;
+      r |= StepInto(r, into_empty);
+      r |= StepInto(r, into_empty);
       fresh[p] = r & ~reach[p] & unclaimed;
       grown |= fresh[p];
       reach[p] = r;
@@ -149,16 +149,43 @@ void RunRace(const Position& pos, Bitboard contested, OnTurn on_turn) {
   }
 }
 
+// ScoreRace for two players splitting first-turn ties evenly. Every share
+// is then a whole or a half cell (the mover's first-turn share is 0.5, the
+// other's 1 - 0.5), and `score` holds whole cells, so every partial sum is
+// a multiple of 1/2 below 2^23: exact in floats, in any order. Counting the
+// cells won and tied at the end therefore gives the very floats ClaimTurn's
+// turn-by-turn sums give, without a popcount and a float add per turn.
+void ScoreRaceOfTwo(const RaceBoard& board, Bitboard contested,
+                    std::array<float, kMaxPlayers>& score) {
+  std::array<Bitboard, 2> won{};
+  Bitboard tied = 0;
+  RunRace(board, contested,
+          [&](const std::array<Bitboard, kMaxPlayers>& fresh, int) {
+            won[0] |= fresh[0] & ~fresh[1];
+            won[1] |= fresh[1] & ~fresh[0];
+            tied |= fresh[0] & fresh[1];
+          });
+  const float half_tied = 0.5f * static_cast<float>(PopCount(tied));
+  for (int p = 0; p < 2; ++p) {
+    const int cells = PopCount(board.stones[p] & contested) + PopCount(won[p]);
+    score[p] += static_cast<float>(cells) + half_tied;
+  }
+}
+
 // The race scored: stones count for their owner, reached cells as
 // ClaimTurn shares them.
-void ScoreRace(const Position& pos, Bitboard contested, float first_turn_share,
-               std::array<float, kMaxPlayers>& score) {
-  const int players = pos.num_players();
-  const int mover = Index(pos.to_move());
-  for (int p = 0; p < players; ++p) {
-    score[p] += PopCount(pos.stones(ColourAt(p)) & contested);
+void ScoreRace(const RaceBoard& board, Bitboard contested,
+               float first_turn_share, std::array<float, kMaxPlayers>& score) {
+  if (board.players == 2 && first_turn_share == 0.5f) {
+    ScoreRaceOfTwo(board, contested, score);
+    return;
   }
-  RunRace(pos, contested,
+  const int players = board.players;
+  const int mover = board.mover;
+  for (int p = 0; p < players; ++p) {
+    score[p] += PopCount(board.stones[p] & contested);
+  }
+  RunRace(board, contested,
           [&](const std::array<Bitboard, kMaxPlayers>& fresh, int turn) {
             ClaimTurn(fresh, players, mover, turn == 1 ? first_turn_share : -1,
                       score);
@@ -202,6 +229,30 @@ void ShareTies(const std::array<Bitboard, kMaxPlayers>& fresh, int players,
 
 }  // namespace
 
+RaceBoard RaceBoardOf(const Position& pos) {
+  RaceBoard board;
+  for (int p = 0; p < pos.num_players(); ++p) {
+    board.stones[p] = pos.stones(ColourAt(p));
+  }
+  board.occupied = pos.occupied();
+  board.walls = pos.walls();
+  board.players = pos.num_players();
+  board.mover = Index(pos.to_move());
+  board.in_setup = pos.in_setup();
+  return board;
+}
+
+bool CanRunOutOfTurns(const Rules& rules) {
+  return rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways;
+}
+
+void ScoreContested(const RaceBoard& board, Bitboard contested,
+                    const EvalOptions& options,
+                    std::array<float, kMaxPlayers>& score) {
+  ScoreRace(board, contested, options.first_turn_share, score);
+  score[board.mover] += options.tempo_cells;
+}
+
 Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
   Territory t;
   const Bitboard contested = ScoreOwnedRegions(pos, t.score);
@@ -212,8 +263,7 @@ Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
     for (int p = 0; p < kMaxPlayers; ++p) t.score[p] = sheet.score[p];
     return t;
   }
-  ScoreRace(pos, contested, options.first_turn_share, t.score);
-  t.score[Index(pos.to_move())] += options.tempo_cells;
+  ScoreContested(RaceBoardOf(pos), contested, options, t.score);
   return t;
 }
 
@@ -228,7 +278,7 @@ Ownership EstimateOwnership(const Position& pos, const EvalOptions& options) {
   for (int p = 0; p < players; ++p) {
     GiveCells(pos.stones(ColourAt(p)) & contested, p, o);
   }
-  RunRace(pos, contested,
+  RunRace(RaceBoardOf(pos), contested,
           [&](const std::array<Bitboard, kMaxPlayers>& fresh, int turn) {
             ShareTies(fresh, players, mover,
                       turn == 1 ? options.first_turn_share : -1, o);
@@ -242,18 +292,40 @@ float WinScale(int contested_cells) {
   return 0.25f + 0.55f * std::sqrt(static_cast<float>(contested_cells));
 }
 
-std::array<float, kMaxPlayers> WinFromScores(
-    const std::array<float, kMaxPlayers>& score, int players, float scale) {
+namespace {
+
+// WinFromScores before its division: each player's exp((score - best) /
+// scale) and their sum, in player order.
+struct SoftmaxTerms {
+  std::array<float, kMaxPlayers> term{};
+  float total = 0;
+};
+
+SoftmaxTerms Softmax(const std::array<float, kMaxPlayers>& score, int players,
+                     float scale) {
   float best = score[0];
   for (int p = 1; p < players; ++p) best = std::max(best, score[p]);
-  std::array<float, kMaxPlayers> win{};
-  float total = 0;
+  SoftmaxTerms s;
   for (int p = 0; p < players; ++p) {
-    win[p] = std::exp((score[p] - best) / scale);
-    total += win[p];
+    s.term[p] = std::exp((score[p] - best) / scale);
+    s.total += s.term[p];
   }
-  for (int p = 0; p < players; ++p) win[p] /= total;
-  return win;
+  return s;
+}
+
+}  // namespace
+
+std::array<float, kMaxPlayers> WinFromScores(
+    const std::array<float, kMaxPlayers>& score, int players, float scale) {
+  SoftmaxTerms s = Softmax(score, players, scale);
+  for (int p = 0; p < players; ++p) s.term[p] /= s.total;
+  return s.term;
+}
+
+float WinOf(const std::array<float, kMaxPlayers>& score, int players,
+            float scale, int player) {
+  const SoftmaxTerms s = Softmax(score, players, scale);
+  return s.term[player] / s.total;
 }
 
 float ScoreMargin(const std::array<float, kMaxPlayers>& score, int players,

@@ -22,6 +22,7 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "nlohmann/json.hpp"
+#include "search/classic_evaluator.h"
 #include "search/eval/eval.h"
 #include "search/net/builtin_weights.h"
 #include "search/net/examples.h"
@@ -168,22 +169,7 @@ double LogLoss(const std::array<float, kMaxPlayers>& predicted,
 // a softmax of every child's utility for the mover at temperature 0.2.
 void ClassicPriors(const Position& pos, std::span<const Move> moves,
                    std::span<float> priors) {
-  const int me = Index(pos.to_move()), players = pos.num_players();
-  float best = -1e30f;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    Position child = pos;
-    child.Play(moves[i]);
-    const Evaluation e = search::Evaluate(child);
-    const float margin = ScoreMargin(e.score, players, pos.to_move());
-    priors[i] = e.win[me] + kMarginWeight * margin / 49.0f;
-    best = std::max(best, priors[i]);
-  }
-  float total = 0;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    priors[i] = std::exp((priors[i] - best) / 0.2f);
-    total += priors[i];
-  }
-  for (float& p : priors) p /= total;
+  search::ClassicEvaluator().Priors(pos, moves, priors);
 }
 
 struct Tally {

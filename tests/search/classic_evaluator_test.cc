@@ -2,14 +2,17 @@
 // priors of every kind (the grouped one must really share evaluations).
 #include "search/classic_evaluator.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <random>
 #include <tuple>
 #include <vector>
 
 #include "engine/movegen.h"
+#include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "search/bench.h"
@@ -96,8 +99,41 @@ TEST(ClassicEvaluatorTest, AFinishedGameIsValuedByTheRules) {
   const unsigned winners = ComputeResult(pos).winners;
   for (int p = 0; p < 2; ++p) {
     EXPECT_EQ(v.win[p], exact.win[p]);
-    EXPECT_EQ(v.win[p], (winners >> p & 1) ? 1.0f / std::popcount(winners)
-                                           : 0.0f);
+    EXPECT_EQ(v.win[p],
+              (winners >> p & 1) ? 1.0f / std::popcount(winners) : 0.0f);
+  }
+}
+
+// The child-evaluation priors take every child's utility from
+// EvaluateChildren at once; they must be, to the bit, the softmax of each
+// child played and evaluated on its own (positions of every bench variant,
+// setup and breakers included, and random continuations of them).
+TEST(ClassicEvaluatorTest, ChildEvalPriorsAreThoseOfEachChildPlayed) {
+  const ClassicEvaluator evaluator;
+  std::mt19937_64 rng(7);
+  for (const BenchPosition& bench : BenchPositions()) {
+    Position pos = BenchStart(bench);
+    for (int ply = 0; ply < 12 && !IsGameOver(pos); ++ply) {
+      const Priors p = Ask(evaluator, pos);
+      std::vector<float> utility;
+      for (const Move m : p.moves) {
+        Position child = pos;
+        child.Play(m);
+        utility.push_back(ValueOf(Evaluate(child), pos.num_players())
+                              .Utility(Index(pos.to_move())));
+      }
+      const float best = *std::max_element(utility.begin(), utility.end());
+      std::vector<float> expected;
+      float sum = 0;
+      for (const float u : utility) {
+        expected.push_back(std::exp((u - best) / 0.2f));
+        sum += expected.back();
+      }
+      for (size_t i = 0; i < p.moves.size(); ++i) {
+        EXPECT_EQ(p.priors[i], expected[i] / sum) << MoveName(p.moves[i]);
+      }
+      pos.Play(p.moves[rng() % p.moves.size()]);
+    }
   }
 }
 
@@ -126,7 +162,8 @@ TEST(ClassicEvaluatorTest, GroupedPriorsShareOneEvaluationPerDestination) {
     const float scale = p.priors[members[0]] / exact.priors[members[0]];
     bool all_exact = true;
     for (int i : members) {
-      all_exact &= std::abs(p.priors[i] / exact.priors[i] - scale) < 1e-3 * scale;
+      all_exact &=
+          std::abs(p.priors[i] / exact.priors[i] - scale) < 1e-3 * scale;
     }
     if (all_equal) ++shared;
     if (all_exact && !all_equal) ++refined;

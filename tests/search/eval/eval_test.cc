@@ -3,6 +3,7 @@
 #include "search/eval/eval.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <random>
 #include <string>
@@ -10,6 +11,7 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
+#include "search/eval/children.h"
 #include "tests/engine/test_support.h"
 
 namespace wallgo::search {
@@ -243,6 +245,77 @@ TEST_P(EveryVariantTest, EvaluationAgreesWithTheEngine) {
         });
   }
   EXPECT_GT(finished, 0);
+}
+
+// How often the children checked below took each shortcut's hard case.
+struct ChildCases {
+  std::array<int, 5> kinds{};  // by MoveKind
+  int cuts = 0;                // a new wall cut a region in two
+  int merges = 0;              // a broken wall joined two regions
+  int finished = 0;            // the move ended the game
+  int stuck = 0;               // ... with regions still shared: nobody can move
+};
+
+// Every child of `pos` as EvaluateChildren sees it equals copy, Play and
+// Evaluate, to the bit.
+void ExpectChildrenAsPlayed(const Position& pos, ChildCases& cases) {
+  MoveList moves;
+  GenerateMoves(pos, moves);
+  std::array<ChildOutlook, MoveList::kCapacity> all;
+  EvaluateChildren(pos, std::span(moves.begin(), moves.end()),
+                   std::span(all.data(), moves.size()));
+  const int regions = FindRegions(pos.walls()).count;
+  const Colour me = pos.to_move();
+  for (int i = 0; i < moves.size(); ++i) {
+    Position child = pos;
+    child.Play(moves[i]);
+    const Evaluation e = Evaluate(child);
+    const std::string where = PositionString(pos) + " " + MoveName(moves[i]);
+    EXPECT_EQ(all[i].win, e.win[Index(me)]) << where;
+    EXPECT_EQ(all[i].margin, ScoreMargin(e.score, pos.num_players(), me))
+        << where;
+    ++cases.kinds[static_cast<int>(moves[i].kind)];
+    const int child_regions = FindRegions(child.walls()).count;
+    cases.cuts += child_regions > regions;
+    cases.merges += child_regions < regions;
+    cases.finished += IsGameOver(child);
+    cases.stuck += IsGameOver(child) && !AllRegionsSettled(child);
+  }
+}
+
+// The hard cases of EvaluateChildren all came up: placements, turns, walls
+// that cut a region, children that end the game, and, where the rules have
+// them, broken walls that merge regions and games ended with no legal turn.
+void ExpectEveryCaseMet(const Rules& rules, const ChildCases& cases) {
+  EXPECT_GT(cases.kinds[static_cast<int>(MoveKind::kPlace)], 0);
+  EXPECT_GT(cases.kinds[static_cast<int>(MoveKind::kTurn)], 0);
+  EXPECT_GT(cases.cuts, 0);
+  EXPECT_GT(cases.finished, 0);
+  if (rules.breakers > 0) {
+    EXPECT_GT(cases.merges, 0);
+  }
+  if (rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways) {
+    EXPECT_GT(cases.stuck, 0);
+  }
+}
+
+// Along random games, and in random positions with many walls (where
+// breakers join regions more often), every rule variant.
+TEST_P(EveryVariantTest, AllChildrenAtOnceEqualEachChildPlayed) {
+  const Rules& rules = GetParam().rules;
+  std::mt19937_64 rng(testing::SeedFor(GetParam().name));
+  ChildCases cases;
+  for (int game = 0; game < std::max(1, 40 / testing::kWorkDivisor); ++game) {
+    testing::PlayRandomGame(rules, rng, 300, [&](const Position& pos) {
+      ExpectChildrenAsPlayed(pos, cases);
+    });
+  }
+  for (int i = 0; i < 500 / testing::kWorkDivisor; ++i) {
+    const Position pos = testing::RandomPlayPosition(rules, 40, rng);
+    if (!IsGameOver(pos)) ExpectChildrenAsPlayed(pos, cases);
+  }
+  // The sanitizer builds' shortened runs are too few to meet every case.
+  if (testing::kWorkDivisor == 1) ExpectEveryCaseMet(rules, cases);
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, EveryVariantTest,

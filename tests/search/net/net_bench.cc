@@ -6,11 +6,13 @@
 // value, or a node's value and every child's prior in one call.
 #include <array>
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include "benchmark/benchmark.h"
 #include "engine/movegen.h"
 #include "engine/regions.h"
+#include "search/classic_evaluator.h"
 #include "search/eval/eval.h"
 #include "search/eval/greedy.h"
 #include "search/net/net_evaluator.h"
@@ -101,26 +103,19 @@ void BM_NetValueAndPriors(benchmark::State& state) {
 }
 BENCHMARK(BM_NetValueAndPriors);
 
-// The classic expansion: every child played and evaluated, softmax of the
-// mover's utility (search/mcts.cc BuildEdges).
+// The classic expansion: the priors of every child (ClassicEvaluator, all
+// children evaluated at once, softmax of the mover's utility) and the
+// position's static evaluation.
 void BM_ClassicValueAndPriors(benchmark::State& state) {
   size_t i = 0;
   std::array<float, MoveList::kCapacity> priors;
+  const search::ClassicEvaluator classic;
   for (auto _ : state) {
     const Position& pos = Positions()[i];
     const MoveList& m = Moves()[i];
-    const int me = Index(pos.to_move());
-    float total = 0;
-    for (int k = 0; k < m.size(); ++k) {
-      Position child = pos;
-      child.Play(m[k]);
-      const Evaluation e = search::Evaluate(child);
-      priors[k] = std::exp(
-          (e.win[me] + 0.25f * ScoreMargin(e.score, 2, pos.to_move()) / 49) /
-          0.2f);
-      total += priors[k];
-    }
-    benchmark::DoNotOptimize(total);
+    classic.Priors(pos, std::span(m.begin(), m.end()),
+                   std::span(priors.data(), m.size()));
+    benchmark::DoNotOptimize(priors.data());
     benchmark::DoNotOptimize(search::Evaluate(pos));
     if (++i == Positions().size()) i = 0;
   }
