@@ -158,7 +158,7 @@ search::SearchOptions DefaultOptions() {
   // evaluation whatever the option says (the network never saw them).
   options.eval = search::EvalKind::kHybrid;
   // Only the network's 16 best moves get a classic child evaluation when a
-  // node is expanded: the same strength at equal playouts, 1.2x the
+  // node is expanded: the same strength at equal playouts, 1.3x the
   // playouts (docs/eval.md, "The shortlist").
   options.shortlist = 16;
   return options;

@@ -77,12 +77,12 @@ void UseEvaluation(const SearchOptions& options, MctsConfig& config) {
     config.expand_at_creation = true;
   } else {
     config.c_puct = kLearnedCPuct;
+    std::shared_ptr<const Evaluator> priors = classic;
     if (options.shortlist > 0) {
-      learned = std::make_shared<ShortlistEvaluator>(
-          options.net, options.net, classic, options.shortlist);
-    } else {
-      learned = std::make_shared<CompositeEvaluator>(options.net, classic);
+      priors = std::make_shared<ShortlistEvaluator>(options.net, classic,
+                                                    options.shortlist);
     }
+    learned = std::make_shared<CompositeEvaluator>(options.net, priors);
   }
   config.evaluator =
       std::make_shared<PlayerCountEvaluator>(kNetPlayers, learned, classic);

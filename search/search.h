@@ -34,9 +34,10 @@ struct SearchOptions {
   uint64_t seed = 0;
   int level = 10;  // 1 (beginner) .. 10 (full strength)
   EvalKind eval = EvalKind::kClassic;
-  // eval=hybrid: when more than this many moves are legal, only the
-  // `shortlist` that the network's policy ranks best get the classic
-  // priors' child evaluation (ShortlistEvaluator); 0 = every child.
+  // eval=hybrid: when a node is expanded and more than this many moves are
+  // legal, only the `shortlist` that the network's policy ranks best get
+  // the classic priors' child evaluation (ShortlistEvaluator); 0 = every
+  // child.
   int shortlist = 0;
   // The learned evaluation used when eval is kNet or kHybrid, loaded by the
   // caller (the protocol layer reads the weights file); null falls back to

@@ -12,19 +12,15 @@
 namespace wallgo::search {
 
 ShortlistEvaluator::ShortlistEvaluator(
-    std::shared_ptr<const Evaluator> value,
     std::shared_ptr<const Evaluator> policy,
     std::shared_ptr<const ClassicEvaluator> classic, int size)
-    : value_(std::move(value)),
-      policy_(std::move(policy)),
-      classic_(std::move(classic)),
-      size_(size) {}
+    : policy_(std::move(policy)), classic_(std::move(classic)), size_(size) {}
 
 Value ShortlistEvaluator::Evaluate(const Position& pos,
                                    std::span<const Move> moves,
                                    std::span<float> priors) const {
   if (!moves.empty()) Priors(pos, moves, priors);
-  return value_->Evaluate(pos, {}, {});
+  return classic_->Evaluate(pos, {}, {});
 }
 
 namespace {

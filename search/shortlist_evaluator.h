@@ -13,18 +13,19 @@
 
 namespace wallgo::search {
 
-// Leaf values from `value`; priors of the `size` moves that `policy` ranks
+// Priors of the `size` moves that `policy` ranks
 // best from the classic child utilities, as ClassicEvaluator's (a softmax
 // at its prior temperature T), and for every other move the policy's odds
 // against the shortlist's last move, below the shortlist's worst utility:
 // utility = worst + T * log(policy prior / last's policy prior). So the
 // shortlist is searched first, in classic order, and a move the policy
 // ranks low still gets a prior in the policy's proportion. Positions with
-// at most `size` moves get the classic priors unchanged.
+// at most `size` moves get the classic priors unchanged. Its values are the
+// classic ones: eval=hybrid pairs it with the network's values through a
+// CompositeEvaluator.
 class ShortlistEvaluator : public Evaluator {
  public:
-  ShortlistEvaluator(std::shared_ptr<const Evaluator> value,
-                     std::shared_ptr<const Evaluator> policy,
+  ShortlistEvaluator(std::shared_ptr<const Evaluator> policy,
                      std::shared_ptr<const ClassicEvaluator> classic, int size);
   Value Evaluate(const Position& pos, std::span<const Move> moves,
                  std::span<float> priors) const override;
@@ -35,11 +36,10 @@ class ShortlistEvaluator : public Evaluator {
   void ChunkPriors(const Position& pos, std::span<const Move> moves,
                    std::span<float> priors, int edges) const override;
   Value ChildEstimate(const Position& child) const override {
-    return value_->ChildEstimate(child);
+    return classic_->ChildEstimate(child);
   }
 
  private:
-  std::shared_ptr<const Evaluator> value_;
   std::shared_ptr<const Evaluator> policy_;
   std::shared_ptr<const ClassicEvaluator> classic_;
   int size_;

@@ -80,7 +80,7 @@ TEST(ShortlistEvaluatorTest, TheShortlistIsOrderedByTheClassicUtilities) {
   const std::vector<float> scores = MixedScores(count);
   constexpr int kSize = 12;
   const auto policy = std::make_shared<ScoredPolicy>(scores);
-  const ShortlistEvaluator shortlist(policy, policy, classic, kSize);
+  const ShortlistEvaluator shortlist(policy, classic, kSize);
   const Asked got = AskPriors(shortlist, Middle());
 
   std::vector<int> by_score(count);
@@ -114,7 +114,7 @@ TEST(ShortlistEvaluatorTest, TiesGoToTheEarlierMove) {
   const int count = static_cast<int>(all.moves.size());
   const auto policy =
       std::make_shared<ScoredPolicy>(std::vector<float>(count, 0.0f));
-  const ShortlistEvaluator shortlist(policy, policy, classic, 5);
+  const ShortlistEvaluator shortlist(policy, classic, 5);
   const Asked got = AskPriors(shortlist, Middle());
   // The first five moves are listed: classic odds among them, and all the
   // others alike, below them.
@@ -131,20 +131,28 @@ TEST(ShortlistEvaluatorTest, ShortListsAndLaterChunksGetTheClassicPriors) {
   const int count = static_cast<int>(all.moves.size());
   const auto policy = std::make_shared<ScoredPolicy>(MixedScores(count));
   // A node with edges already: every move evaluated.
-  const ShortlistEvaluator small(policy, policy, classic, 8);
+  const ShortlistEvaluator small(policy, classic, 8);
   EXPECT_EQ(AskPriors(small, Middle(), 4).priors, all.priors);
   // A shortlist as long as the moves: nothing to leave out.
-  const ShortlistEvaluator whole(policy, policy, classic, count);
+  const ShortlistEvaluator whole(policy, classic, count);
   EXPECT_EQ(AskPriors(whole, Middle()).priors, all.priors);
 }
 
+// eval=hybrid's pairing: values from the network (here the scored
+// policy's), priors from the shortlist, whose own values are classic.
 TEST(ShortlistEvaluatorTest, ValuesComeFromTheValueEvaluator) {
   const auto classic = std::make_shared<ClassicEvaluator>();
   const auto policy = std::make_shared<ScoredPolicy>(MixedScores(256));
-  const ShortlistEvaluator shortlist(policy, classic, classic, 8);
-  const Value v = shortlist.Evaluate(Middle(), {}, {});
+  const auto shortlist =
+      std::make_shared<ShortlistEvaluator>(policy, classic, 8);
+  const CompositeEvaluator hybrid(policy, shortlist);
+  const Value v = hybrid.Evaluate(Middle(), {}, {});
   EXPECT_EQ(v.win[0], 0.25f);
   EXPECT_EQ(v.win[1], 0.75f);
+  const Value own = shortlist->Evaluate(Middle(), {}, {});
+  EXPECT_EQ(own.win[0], classic->Evaluate(Middle(), {}, {}).win[0]);
+  EXPECT_EQ(AskPriors(hybrid, Middle()).priors,
+            AskPriors(*shortlist, Middle()).priors);
 }
 
 }  // namespace
