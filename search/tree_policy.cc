@@ -1,6 +1,9 @@
 #include "search/tree_policy.h"
 
+#include "engine/movegen.h"
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -57,30 +60,53 @@ bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight) {
          weight % std::max(kFullEvery, tried / kFullShare) == 0;
 }
 
+// The index of the first largest of `values[0, count)` (0 when count is 0).
+// The maximum is found first, in four independent lanes (one running
+// maximum waits on the last: 4 cycles a value), then its first index.
+int FirstLargest(const double* values, int count) {
+  constexpr int kLanes = 4;
+  std::array<double, kLanes> lane;
+  lane.fill(-std::numeric_limits<double>::infinity());
+  int i = 0;
+  for (; i + kLanes <= count; i += kLanes) {
+    for (int k = 0; k < kLanes; ++k) {
+      lane[k] = values[i + k] > lane[k] ? values[i + k] : lane[k];
+    }
+  }
+  for (; i < count; ++i) lane[0] = values[i] > lane[0] ? values[i] : lane[0];
+  const double largest = *std::max_element(lane.begin(), lane.end());
+  for (i = 0; i < count; ++i) {
+    if (values[i] == largest) return i;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int SelectEdge(Graph& graph, Node& n, double c_puct) {
   const int count = EdgesToRead(n, true);
+  // The edges are read once, into plain arrays, on which the scores are
+  // then computed in vector registers (the divisions were most of the time).
+  std::array<double, MoveList::kCapacity> q, prior, score;
+  std::array<int32_t, MoveList::kCapacity> tries;  // visits + pending
   int64_t total = 0;
-  for (int i = 0; i < count; ++i) {
-    const Edge& e = graph.edge(n, i);
-    total += e.visits.load(std::memory_order_relaxed) +
-             e.virtual_loss.load(std::memory_order_relaxed);
-  }
-  const double explore = c_puct * std::sqrt(double(total) + 1);
-  int best = 0;
-  double best_score = -std::numeric_limits<double>::infinity();
-  for (int i = 0; i < count; ++i) {
-    const Edge& e = graph.edge(n, i);
+  graph.ForEachEdge(n, count, [&](int i, const Edge& e) {
     const int32_t visits = e.visits.load(std::memory_order_relaxed);
     const int32_t pending = e.virtual_loss.load(std::memory_order_relaxed);
-    double q = e.utility.load(std::memory_order_relaxed);
+    q[i] = e.utility.load(std::memory_order_relaxed);
     if (pending > 0) {
-      q = (q * visits + pending * kVirtualLossUtility) / (visits + pending);
+      q[i] = (q[i] * visits + pending * kVirtualLossUtility) /
+             (visits + pending);
     }
-    const double score = q + explore * e.prior / (1 + visits + pending);
-    if (score > best_score) best_score = score, best = i;
+    prior[i] = e.prior;
+    tries[i] = visits + pending;
+    total += tries[i];
+  });
+  const double explore = c_puct * std::sqrt(double(total) + 1);
+  for (int i = 0; i < count; ++i) {
+    score[i] = q[i] + explore * prior[i] / (1 + tries[i]);
   }
+  const int best = FirstLargest(score.data(), count);
   graph.edge(n, best).virtual_loss.fetch_add(1, std::memory_order_relaxed);
   MarkTried(n, best);
   return best;
@@ -151,19 +177,18 @@ void UpdateNode(Graph& graph, Node& n, int players) {
   bool all_exact = all_decided, sure_win = false;
   Value best;
   float best_utility = -std::numeric_limits<float>::infinity();
-  for (int i = 0; i < count; ++i) {
-    Edge& e = graph.edge(n, i);
+  graph.ForEachEdge(n, count, [&](int, Edge& e) {
     const NodeId child = e.child.load(std::memory_order_acquire);
     if (child == kNoNode) {
       all_decided = all_exact = false;
-      continue;
+      return;
     }
     const Node& c = graph.node(child);
     const int32_t visits = e.visits.load(std::memory_order_relaxed);
     const Proof proof = c.proof.load(std::memory_order_acquire);
     if (visits == 0 && proof == Proof::kNone) {  // nothing to read
       all_decided = all_exact = false;
-      continue;
+      return;
     }
     const Value v = c.q.Load(players);
     const float u = v.Utility(p);
@@ -175,7 +200,7 @@ void UpdateNode(Graph& graph, Node& n, int players) {
     weight += visits;
     if (proof == Proof::kNone) {
       all_decided = all_exact = false;
-      continue;
+      return;
     }
     all_exact = all_exact && proof == Proof::kExact;
     if (SureWin(v, p) && (!sure_win || u > best_utility)) {
@@ -184,7 +209,7 @@ void UpdateNode(Graph& graph, Node& n, int players) {
     } else if (!sure_win && u > best_utility) {
       best = v, best_utility = u;
     }
-  }
+  });
   n.weight.store(weight, std::memory_order_relaxed);
   if (sure_win || all_decided) {
     n.q.Store(best, players);
