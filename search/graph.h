@@ -12,8 +12,8 @@
 // Concurrency: any number of search threads may call Find, Create and
 // AllocateEdges at once. A node is published in the table only after its
 // key, check and evaluation are written (release CAS, acquire loads); a
-// chunk is published by storing `num_edges` (release) after it is built. Compact, Recycle and Clear must run with no search thread
-// touching the graph.
+// chunk is published by storing `num_edges` (release) after it is built.
+// Compact, Recycle and Clear must run with no search thread touching the graph.
 #pragma once
 
 #include <algorithm>
@@ -89,7 +89,7 @@ struct alignas(64) Node {
   // Legal moves (edges once all chunks are in), known once the first chunk
   // is built; a node without edges that is not finished is unexpanded.
   std::atomic<uint16_t> num_moves{0};
-  std::atomic<bool> growing{false};    // a thread is adding a chunk
+  std::atomic<bool> growing{false};  // a thread is adding a chunk
   std::atomic<Proof> proof{Proof::kNone};
   uint8_t to_move = 0;
   alignas(64) AtomicValue q;  // recomputed from the children (or the proof)

@@ -1,11 +1,11 @@
 #include "search/tree_policy.h"
 
-#include "engine/movegen.h"
-
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
+
+#include "engine/movegen.h"
 
 namespace wallgo::search {
 
@@ -95,8 +95,8 @@ int SelectEdge(Graph& graph, Node& n, double c_puct) {
     const int32_t pending = e.virtual_loss.load(std::memory_order_relaxed);
     q[i] = e.utility.load(std::memory_order_relaxed);
     if (pending > 0) {
-      q[i] = (q[i] * visits + pending * kVirtualLossUtility) /
-             (visits + pending);
+      q[i] =
+          (q[i] * visits + pending * kVirtualLossUtility) / (visits + pending);
     }
     prior[i] = e.prior;
     tries[i] = visits + pending;
