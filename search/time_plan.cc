@@ -7,19 +7,10 @@
 namespace wallgo::search {
 namespace {
 
-// Kept back from a fixed move time for the protocol's round trip.
-constexpr double kMoveTimeMarginS = 0.03;
-constexpr double kMoveTimeMarginShare = 0.05;
 // How far a critical position may stretch the planned time.
 constexpr double kMaxStretch = 3.0;
 // Never more than this share of the main time on one move.
 constexpr double kMaxMainShare = 0.4;
-
-double FixedMoveTime(double movetime_s) {
-  const double margin =
-      std::min(kMoveTimeMarginS, kMoveTimeMarginShare * movetime_s);
-  return std::max(0.001, movetime_s - margin);
-}
 
 // The plan from the clock alone (MoveTimeBudget already keeps a safety
 // margin off it).
@@ -47,14 +38,14 @@ TimePlan PlanTime(const SearchOptions& options, const Limits& limits,
   if (limits.clock.active()) {
     TimePlan plan = ClockPlan(options, limits, pos);
     if (movetime_s > 0) {  // the user's movetime too: whichever is shorter
-      const double t = FixedMoveTime(movetime_s);
+      const double t = MoveTimeLessMargin(movetime_s);
       plan.soft_s = std::min(plan.soft_s, t);
       plan.hard_s = std::min(plan.hard_s, t);
     }
     return plan;
   }
   if (movetime_s > 0) {
-    const double t = FixedMoveTime(movetime_s);
+    const double t = MoveTimeLessMargin(movetime_s);
     return {t, t, false};
   }
   if (options.visits > 0) return {kNoTimeLimit, kNoTimeLimit, false};

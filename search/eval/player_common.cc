@@ -19,6 +19,9 @@ constexpr int kMinTurnsLeft = 4;
 // Kept back from every clock-based budget for the protocol's round trip.
 constexpr double kSafetyMarginS = 0.05;
 constexpr double kMinimumBudgetS = 0.01;
+// Kept back from a fixed move time for the protocol's round trip.
+constexpr double kMoveTimeMarginS = 0.03;
+constexpr double kMoveTimeMarginShare = 0.05;
 
 double ByoYomiShare(const Clock& clock) {
   if (clock.byo_s <= 0) return 0;
@@ -29,12 +32,24 @@ double ByoYomiShare(const Clock& clock) {
 // Spending past the main time is safe only into a byo-yomi period, and the
 // main time's share (at most a quarter: ExpectedTurnsLeft >= 4) leaves plenty.
 double ClockBudget(const Clock& clock, int turns_left) {
+  // The period's last stone has the rest of the period to itself and
+  // nothing to save for: a fixed move time, with the same margin. (It was
+  // 90% of it less 50 ms: 0.175 s of the referee's 0.25.)
+  if (clock.in_byo && clock.byo_stones_left == 1) {
+    return MoveTimeLessMargin(clock.byo_s);
+  }
   double budget = ByoYomiShare(clock);
   if (!clock.in_byo) budget += clock.main_s / turns_left;
   return std::max(kMinimumBudgetS, budget - kSafetyMarginS);
 }
 
 }  // namespace
+
+double MoveTimeLessMargin(double movetime_s) {
+  const double margin =
+      std::min(kMoveTimeMarginS, kMoveTimeMarginShare * movetime_s);
+  return std::max(0.001, movetime_s - margin);
+}
 
 int ExpectedTurnsLeft(const Position& pos) {
   const WallMasks& walls = pos.walls();

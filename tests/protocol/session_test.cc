@@ -279,10 +279,11 @@ TEST(TimePrecedenceTest, AClockIsNotCappedByTheDefaultMoveTime) {
   EXPECT_GT(main_time.soft_s, 1.5);  // 60 s over the turns left
   EXPECT_TRUE(main_time.flexible);
   EXPECT_GT(main_time.hard_s, main_time.soft_s);
-  // The referee's --movetime 8: one stone per 8-second byo-yomi period.
+  // The referee's --movetime 8: one stone per 8-second byo-yomi period,
+  // as `movetime 8`.
   const search::TimePlan byo_yomi =
       FirstMovePlan("time_settings 0 8 1\ngenmove red\n");
-  EXPECT_NEAR(byo_yomi.soft_s, 0.9 * 8 - 0.05, 1e-9);
+  EXPECT_NEAR(byo_yomi.soft_s, 8 - 0.03, 1e-9);
 }
 
 TEST(TimePrecedenceTest, AMoveTimeTheUserSetCapsTheClock) {
@@ -294,11 +295,11 @@ TEST(TimePrecedenceTest, AMoveTimeTheUserSetCapsTheClock) {
   // Longer than the clock allows: the clock still wins.
   const search::TimePlan clock = FirstMovePlan(
       "set_option movetime 30\ntime_settings 0 8 1\ngenmove red\n");
-  EXPECT_NEAR(clock.soft_s, 0.9 * 8 - 0.05, 1e-9);
+  EXPECT_NEAR(clock.soft_s, 8 - 0.03, 1e-9);
   // movetime 0 set by the user: no fixed move time, the clock governs.
   const search::TimePlan none = FirstMovePlan(
       "set_option movetime 0\ntime_settings 0 8 1\ngenmove red\n");
-  EXPECT_NEAR(none.soft_s, 0.9 * 8 - 0.05, 1e-9);
+  EXPECT_NEAR(none.soft_s, 8 - 0.03, 1e-9);
 }
 
 TEST(TimePrecedenceTest, WithoutAClockTheUsersMoveTimeRules) {

@@ -33,7 +33,7 @@ TEST(TimePlanTest, MainTimeMayStretchOrBeSaved) {
   EXPECT_FALSE(ShouldStop(plan, 1.1 * plan.soft_s, true, false));
 }
 
-TEST(TimePlanTest, ByoYomiUsesMostOfThePeriodAndNoMore) {
+TEST(TimePlanTest, AOneStonePeriodIsAFixedMoveTime) {
   // The referee's --movetime 1: no main time, one move per 1 s period.
   Limits limits;
   limits.clock.byo_s = 1;
@@ -41,7 +41,8 @@ TEST(TimePlanTest, ByoYomiUsesMostOfThePeriodAndNoMore) {
   limits.clock.in_byo = true;
   const TimePlan plan = PlanTime(SearchOptions{}, limits, Middle(), 1);
   EXPECT_FALSE(plan.flexible);
-  EXPECT_NEAR(plan.soft_s, 0.85, 1e-9);
+  // As `movetime 1`: the period less min(30 ms, 5%).
+  EXPECT_NEAR(plan.soft_s, 0.97, 1e-9);
   EXPECT_EQ(plan.hard_s, plan.soft_s);
   // An obvious move does not stop the search early: nothing is saved.
   EXPECT_FALSE(ShouldStop(plan, 0.6 * plan.soft_s, false, true));

@@ -73,6 +73,16 @@ TEST(MoveTimeBudgetTest, ByoYomiPeriodsAreSharedByTheirStones) {
   limits.clock.in_byo = true;
   EXPECT_NEAR(MoveTimeBudget({}, limits, FourStoneStart()),
               0.9 * 30 / 3 - kMargin, 1e-9);
+  // The period's last stone has what is left of it, less the margin of a
+  // fixed move time.
+  limits.clock.byo_s = 4;
+  limits.clock.byo_stones_left = 1;
+  EXPECT_NEAR(MoveTimeBudget({}, limits, FourStoneStart()), 4 - 0.03, 1e-9);
+  limits.clock.byo_s = 0.25;
+  EXPECT_NEAR(MoveTimeBudget({}, limits, FourStoneStart()), 0.25 * 0.95,
+              1e-9);
+  limits.clock.byo_s = 30;
+  limits.clock.byo_stones_left = 3;
   // Before byo-yomi: main time's share plus most of a period's share.
   limits.clock.in_byo = false;
   limits.clock.main_s = 28;
