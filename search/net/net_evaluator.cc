@@ -78,7 +78,7 @@ Value NetEvaluator::Evaluate(const Position& pos, std::span<const Move> moves,
   const Hidden hidden = network_->Forward(features);
   if (!moves.empty()) {
     std::array<float, kPolicySize + 1> logits;
-    network_->PolicyLogits(hidden, logits);
+    network_->PolicyLogits(hidden, moves, logits);
     PriorsFromLogits(logits, moves, priors);
   }
   if (finished) return FinishedValue(pos);
@@ -101,7 +101,7 @@ void NetEvaluator::LogPriors(const Position& pos, std::span<const Move> moves,
   Features features;
   ExtractFeatures(pos, features);
   std::array<float, kPolicySize + 1> logits;
-  network_->PolicyLogits(network_->Forward(features), logits);
+  network_->PolicyLogits(network_->Forward(features), moves, logits);
   MoveLogits(logits, moves, scores);
 }
 

@@ -53,25 +53,78 @@ void DenseVectors(const float* input, const float* w, const float* b,
   for (int v = 0; v < count; ++v) StoreVec(out + o + kLanes * v, acc[v]);
 }
 
-// A dense layer with weights stored input-major (w[in][n]), each output
-// summed in input order (as the trainer's matrix product, to rounding).
+constexpr int kBlock = 8;  // registers of outputs summed at once
+
+// DenseVectors for `vectors` (< kBlock) registers, a count known only at
+// run time.
+template <int in, int n, int count = kBlock - 1>
+void DenseFewVectors(const float* input, const float* w, const float* b,
+                     float* out, int o, int vectors) {
+  if constexpr (count > 0) {
+    if (vectors == count) {
+      DenseVectors<in, n, count>(input, w, b, out, o);
+    } else {
+      DenseFewVectors<in, n, count - 1>(input, w, b, out, o, vectors);
+    }
+  }
+}
+
+// Outputs [begin, end) of a dense layer with weights stored input-major
+// (w[in][n]), each output summed in input order (as the trainer's matrix
+// product, to rounding). The range is widened to whole registers, so that
+// every output is computed as in the whole layer, to the bit (the compiler
+// contracts register and single-float sums differently); outputs past the
+// last whole register are single floats.
 template <int in, int n>
-void Dense(const float* input, const float* w, const float* b, float* out) {
-  constexpr int kBlock = 8;  // registers of outputs summed at once
-  constexpr int vectors = n / kLanes;
-  constexpr int blocks = vectors / kBlock;
-  for (int k = 0; k < blocks; ++k) {
-    DenseVectors<in, n, kBlock>(input, w, b, out, k * kBlock * kLanes);
+void DenseRange(const float* input, const float* w, const float* b, float* out,
+                int begin, int end) {
+  constexpr int kVectorEnd = n / kLanes * kLanes;
+  int o = begin / kLanes * kLanes;
+  const int vector_end =
+      std::min(kVectorEnd, (end + kLanes - 1) / kLanes * kLanes);
+  for (; o + kBlock * kLanes <= vector_end; o += kBlock * kLanes) {
+    DenseVectors<in, n, kBlock>(input, w, b, out, o);
   }
-  if constexpr (vectors % kBlock > 0) {
-    DenseVectors<in, n, vectors % kBlock>(input, w, b, out,
-                                          blocks * kBlock * kLanes);
-  }
-  for (int o = vectors * kLanes; o < n; ++o) {
+  const int vectors = std::max(0, vector_end - o) / kLanes;
+  DenseFewVectors<in, n>(input, w, b, out, o, vectors);
+  for (o = std::max(o + vectors * kLanes, kVectorEnd); o < end; ++o) {
     float acc = b[o];
     for (int i = 0; i < in; ++i) acc += input[i] * w[i * n + o];
     out[o] = acc;
   }
+}
+
+template <int in, int n>
+void Dense(const float* input, const float* w, const float* b, float* out) {
+  DenseRange<in, n>(input, w, b, out, 0, n);
+}
+
+// The policy's parts, in the order of their logits (features.h).
+enum PolicyPart { kPlacePart, kFromPart, kToPart, kWallPart, kBreakPart };
+constexpr int kParts = 5;
+constexpr std::array<int, kParts + 1> kPartStart = {kPolicyPlace, kPolicyFrom,
+                                                    kPolicyTo,    kPolicyWall,
+                                                    kPolicyBreak, kPolicySize};
+
+// The parts `moves` take their logits from, a bit each.
+unsigned PartsOf(std::span<const Move> moves) {
+  unsigned parts = 0;
+  for (const Move& m : moves) {
+    switch (m.kind) {
+      case MoveKind::kPlace:
+        parts |= 1u << kPlacePart;
+        break;
+      case MoveKind::kTurn:
+        parts |= 1u << kFromPart | 1u << kToPart | 1u << kWallPart;
+        break;
+      case MoveKind::kBreak:
+        parts |= 1u << kFromPart | 1u << kToPart | 1u << kBreakPart;
+        break;
+      default:
+        break;
+    }
+  }
+  return parts;
 }
 
 }  // namespace
@@ -231,6 +284,22 @@ void Network::PolicyLogits(const Hidden& hidden,
                            std::array<float, kPolicySize + 1>& logits) const {
   Dense<kHidden2, kPolicySize>(hidden.h.data(), at(layout_.wp), at(layout_.bp),
                                logits.data());
+  logits[kNoPolicyIndex] = 0;
+}
+
+void Network::PolicyLogits(const Hidden& hidden, std::span<const Move> moves,
+                           std::array<float, kPolicySize + 1>& logits) const {
+  const unsigned parts = PartsOf(moves);
+  // Runs of consecutive parts are computed together.
+  for (int p = 0; p < kParts; ++p) {
+    if (!(parts >> p & 1)) continue;
+    int end = p + 1;
+    while (end < kParts && (parts >> end & 1)) ++end;
+    DenseRange<kHidden2, kPolicySize>(hidden.h.data(), at(layout_.wp),
+                                      at(layout_.bp), logits.data(),
+                                      kPartStart[p], kPartStart[end]);
+    p = end;  // not a part of the moves (or past the last part)
+  }
   logits[kNoPolicyIndex] = 0;
 }
 

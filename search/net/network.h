@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,12 @@ class Network {
   NetValue Value(const Hidden& hidden, int players) const;
   // Every policy logit, plus a 0 at kNoPolicyIndex.
   void PolicyLogits(const Hidden& hidden,
+                    std::array<float, kPolicySize + 1>& logits) const;
+  // Only the parts of the policy that `moves` are made of (PolicyIndices),
+  // plus the 0 at kNoPolicyIndex; the other logits are left unset. In the
+  // play phase that is a little over half of them; in the placement
+  // phase a tenth.
+  void PolicyLogits(const Hidden& hidden, std::span<const Move> moves,
                     std::array<float, kPolicySize + 1>& logits) const;
   // The probability of each owner class (slot 0..3, kMaxPlayers = nobody)
   // of each cell, classes beyond the game's players left out.

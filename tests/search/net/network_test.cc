@@ -198,6 +198,35 @@ TEST(NetFeatures, EachCellHasOneRaceClassAndEveryIndexFits) {
   }
 }
 
+// The search asks only for the policy's parts its moves use: each logit
+// they read is the full layer's, to the bit, in every variant (placements,
+// turns, breaks).
+TEST(NetNetwork, PolicyLogitsOfTheMovesPartsEqualTheFullLayers) {
+  absl::StatusOr<Network> net = Network::Load(kWeights);
+  ASSERT_TRUE(net.ok()) << net.status();
+  int placements = 0, breaks = 0;
+  for (const Position& pos : RandomPositions(1)) {
+    MoveList moves;
+    GenerateMoves(pos, moves);
+    Features features;
+    ExtractFeatures(pos, features);
+    const Hidden hidden = net->Forward(features);
+    std::array<float, kPolicySize + 1> full, parts;
+    parts.fill(std::nanf(""));
+    net->PolicyLogits(hidden, full);
+    net->PolicyLogits(hidden, std::span(moves.begin(), moves.size()), parts);
+    for (const Move& m : moves) {
+      placements += m.kind == MoveKind::kPlace;
+      breaks += m.kind == MoveKind::kBreak;
+      for (uint16_t index : PolicyIndices(m)) {
+        ASSERT_EQ(parts[index], full[index]) << "logit " << index;
+      }
+    }
+  }
+  EXPECT_GT(placements, 0);
+  EXPECT_GT(breaks, 0);
+}
+
 TEST(NetEvaluator, ValuesAndPriorsAreDistributionsAndFinishedGamesExact) {
   absl::StatusOr<std::unique_ptr<NetEvaluator>> eval =
       NetEvaluator::Load(kWeights);
