@@ -3,6 +3,7 @@
 #include "search/graph.h"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 #include <vector>
 
@@ -142,7 +143,7 @@ TEST(GraphTest, RecyclingDropsTheLeastVisitedLinksAndRefreshesBottomUp) {
   const NodeId e = AddNode(g, 6, 6), f = AddNode(g, 7, 7);
   AddNode(g, 8, 8);  // unreachable
   g.node(d).proof.store(Proof::kDecided);
-  Link(g, root, {a, b}, {9, 1});  // the root's links are all kept
+  Link(g, root, {a, b}, {9, 1});     // the root's links are all kept
   Link(g, a, {c, d, f}, {6, 1, 1});  // d is proven: kept however visited
   Link(g, b, {e}, {1});
   // Room for 5 of the 8 nodes: links need 2 visits (or a proof) to stay.
@@ -204,6 +205,18 @@ TEST(GraphTest, ChunksOfEdgesAreAddressedWhereverTheyLie) {
   EXPECT_EQ(ChunkSize(1, 3), 0);
   ASSERT_EQ(n.num_edges.load(), 30);
   for (int i = 0; i < 30; ++i) EXPECT_EQ(g.edge(n, i).move, Move::Place(i));
+  // A chunk at a time, the same edges in the same order, for any prefix
+  // (selection reads up to the first untried edge).
+  for (int count : {0, 1, 4, 5, 20, 21, 30}) {
+    std::vector<int> seen;
+    g.ForEachEdge(n, count, [&](int i, Edge& e) {
+      EXPECT_EQ(&e, &g.edge(n, i));
+      seen.push_back(i);
+    });
+    std::vector<int> expected(count);
+    std::iota(expected.begin(), expected.end(), 0);
+    EXPECT_EQ(seen, expected) << count << " edges";
+  }
   // Compaction moves the chunks together and keeps them addressable.
   const NodeId moved = g.Compact(g.Find(1, 1));
   EXPECT_EQ(g.Stats().edges, 30);
