@@ -99,29 +99,28 @@ void Dense(const float* input, const float* w, const float* b, float* out) {
   DenseRange<in, n>(input, w, b, out, 0, n);
 }
 
-// The policy's parts, in the order of their logits (features.h).
-enum PolicyPart { kPlacePart, kFromPart, kToPart, kWallPart, kBreakPart };
+// Where each part of the policy begins (features.h), and its end.
 constexpr int kParts = 5;
 constexpr std::array<int, kParts + 1> kPartStart = {kPolicyPlace, kPolicyFrom,
                                                     kPolicyTo,    kPolicyWall,
                                                     kPolicyBreak, kPolicySize};
 
-// The parts `moves` take their logits from, a bit each.
+// The parts `moves` take their logits from, a bit each, read off the
+// indices PolicyIndices gives them (so that the two can never disagree).
+// A move's parts depend on its kind alone, so one move of each kind is
+// read: this runs at every expansion.
 unsigned PartsOf(std::span<const Move> moves) {
-  unsigned parts = 0;
+  unsigned parts = 0, kinds = 0;
   for (const Move& m : moves) {
-    switch (m.kind) {
-      case MoveKind::kPlace:
-        parts |= 1u << kPlacePart;
-        break;
-      case MoveKind::kTurn:
-        parts |= 1u << kFromPart | 1u << kToPart | 1u << kWallPart;
-        break;
-      case MoveKind::kBreak:
-        parts |= 1u << kFromPart | 1u << kToPart | 1u << kBreakPart;
-        break;
-      default:
-        break;
+    const unsigned kind = 1u << static_cast<int>(m.kind);
+    if (kinds & kind) continue;
+    kinds |= kind;
+    for (const uint16_t index : PolicyIndices(m)) {
+      if (index == kNoPolicyIndex) continue;
+      const int part = static_cast<int>(
+          std::upper_bound(kPartStart.begin() + 1, kPartStart.end(), index) -
+          kPartStart.begin() - 1);
+      parts |= 1u << part;
     }
   }
   return parts;
