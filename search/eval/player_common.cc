@@ -33,8 +33,7 @@ double ByoYomiShare(const Clock& clock) {
 // main time's share (at most a quarter: ExpectedTurnsLeft >= 4) leaves plenty.
 double ClockBudget(const Clock& clock, int turns_left) {
   // The period's last stone has the rest of the period to itself and
-  // nothing to save for: a fixed move time, with the same margin. (It was
-  // 90% of it less 50 ms: 0.175 s of the referee's 0.25.)
+  // nothing to save for: a fixed move time, with the same margin.
   if (clock.in_byo && clock.byo_stones_left == 1) {
     return MoveTimeLessMargin(clock.byo_s);
   }
