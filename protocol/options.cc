@@ -153,7 +153,7 @@ std::string ExpectedText(const OptionSpec& spec) {
 search::SearchOptions DefaultOptions() {
   search::SearchOptions options;
   options.movetime_s = 1;
-  // The stronger at equal time in 2-player games with wallgo-net-2
+  // The stronger at equal time in 2-player games with wallgo-net-2 and 3
   // (docs/eval.md); games of 3 or 4 players search with the classic
   // evaluation whatever the option says (the network never saw them).
   options.eval = search::EvalKind::kHybrid;

@@ -113,7 +113,7 @@ absl::Status Generate(const std::vector<std::string>& args) {
            "MB per search")("eval", po::value(&eval)->default_value(eval),
                             "the search's evaluation: classic, net or hybrid")(
       "weights", po::value(&weights),
-      "weights for net and hybrid (default: the built-in wallgo-net-2)")(
+      "weights for net and hybrid (default: the built-in wallgo-net-3)")(
       "quiet", po::bool_switch(&quiet), "no progress lines");
   if (!Parse(desc, args)) return absl::OkStatus();
   absl::StatusOr<Rules> parsed = ParseRules(rules);

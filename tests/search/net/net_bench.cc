@@ -21,7 +21,7 @@ namespace wallgo::search::net {
 namespace {
 
 const std::string kWeights =
-    std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-2.wgn";
+    std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-3.wgn";
 
 const std::vector<Position>& Positions() {
   static const std::vector<Position> positions = [] {
