@@ -99,12 +99,11 @@ class Gate {
     return true;
   }
 
-  // Waits until every search thread has left, or `seconds` have passed;
-  // true when all have left.
-  bool AwaitAllLeft(double seconds) {
+  // Waits until every search thread has left, or `seconds` have passed.
+  void AwaitAllLeft(double seconds) {
     std::unique_lock lock(mutex_);
-    return cv_.wait_for(lock, std::chrono::duration<double>(seconds),
-                        [this] { return active_ == 0; });
+    cv_.wait_for(lock, std::chrono::duration<double>(seconds),
+                 [this] { return active_ == 0; });
   }
 
   // A search thread is done for good.
