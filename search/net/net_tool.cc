@@ -197,6 +197,39 @@ void PrintTally(const char* phase, const Tally& t) {
       100.0 * t.net_top / std::max(1, t.policy_n));
 }
 
+// Where in the game a position is, for the log-loss by stage: the placement
+// phase, then the play phase by walls on the board (one a turn), in steps
+// of kStageWalls. The early play phase is where even the search's own win
+// rate is little better than a coin, so the table shows where the
+// evaluation can still gain.
+constexpr int kStageWalls = 12;
+constexpr int kPlayStages = 5;  // the last: 48 walls or more
+
+int StageOf(const Position& pos) {
+  if (pos.in_setup()) return 0;
+  int walls = 0;
+  for (int p = 0; p < pos.num_players(); ++p) {
+    walls += pos.walls_on_board(ColourAt(p));
+  }
+  return 1 + std::min(walls / kStageWalls, kPlayStages - 1);
+}
+
+void PrintStages(const std::array<Tally, 1 + kPlayStages>& stages) {
+  std::printf("win log-loss by stage: positions, classic, net, search value\n");
+  for (int k = 0; k < 1 + kPlayStages; ++k) {
+    const Tally& t = stages[k];
+    if (t.n == 0) continue;
+    const std::string name =
+        k == 0 ? "placement"
+        : k == kPlayStages
+            ? absl::StrFormat("walls %d+", (k - 1) * kStageWalls)
+            : absl::StrFormat("walls %d-%d", (k - 1) * kStageWalls,
+                              k * kStageWalls - 1);
+    std::printf("  %-12s %6d  %.4f  %.4f  %.4f\n", name.c_str(), t.n,
+                t.classic_loss / t.n, t.net_loss / t.n, t.search_loss / t.n);
+  }
+}
+
 // Nanoseconds a call of `f` over `positions`, best of 3 rounds.
 template <typename F>
 double NanosPerCall(const std::vector<Position>& positions, F f) {
@@ -267,6 +300,7 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
       NetEvaluator::Load(weights);
   if (!net.ok()) return net.status();
   Tally setup, play;
+  std::array<Tally, 1 + kPlayStages> stages;
   std::vector<Position> positions;
   for (const std::string& path : data) {
     absl::StatusOr<std::vector<DataRecord>> records = ReadDataFile(path);
@@ -290,7 +324,6 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
                        static_cast<float>(r.final_score[3])},
                       players, pos->to_move());
       Tally& t = pos->in_setup() ? setup : play;
-      ++t.n;
       const Evaluation classic = search::Evaluate(*pos);
       MoveList moves;
       GenerateMoves(*pos, moves);
@@ -298,12 +331,15 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
       const Value v =
           (*net)->Evaluate(*pos, std::span(moves.begin(), moves.size()),
                            std::span(net_priors.data(), moves.size()));
-      t.classic_loss += LogLoss(classic.win, result, players);
-      t.net_loss += LogLoss(v.win, result, players);
       std::array<float, kMaxPlayers> search_win{};
       search_win[me] = r.search_win;
       if (players == 2) search_win[1 - me] = 1 - r.search_win;
-      t.search_loss += players == 2 ? LogLoss(search_win, result, 2) : 0;
+      for (Tally* tally : {&t, &stages[StageOf(*pos)]}) {
+        ++tally->n;
+        tally->classic_loss += LogLoss(classic.win, result, players);
+        tally->net_loss += LogLoss(v.win, result, players);
+        tally->search_loss += players == 2 ? LogLoss(search_win, result, 2) : 0;
+      }
       t.classic_mae += std::abs(
           ScoreMargin(classic.score, players, pos->to_move()) - actual_margin);
       t.net_mae += std::abs(v.margin[me] - actual_margin);
@@ -334,6 +370,7 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
   }
   PrintTally("play phase", play);
   PrintTally("placement phase", setup);
+  PrintStages(stages);
   if (speed && !positions.empty()) MeasureSpeed(**net, positions);
   return absl::OkStatus();
 }

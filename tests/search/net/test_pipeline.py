@@ -60,6 +60,19 @@ def main():
         mover_score = records["final_score"][range(len(records)), to_move]
         check(bool((examples["score"][:, 0] == mover_score).all()), "slot 0 is the side to move")
 
+        measures = open(os.path.join(out, "evaluate.txt")).read().splitlines()
+        phases = {line.split(":")[0]: int(line.split()[2]) for line in measures
+                  if line.endswith(" positions") and "phase:" in line}
+        table = measures[measures.index(
+            "win log-loss by stage: positions, classic, net, search value") + 1:]
+        stages = {" ".join(row.split()[:-4]): row.split()[-4:] for row in table}
+        check(stages.get("placement", [None])[0] == str(phases["placement phase"])
+              and sum(int(c[0]) for name, c in stages.items() if name != "placement")
+              == phases["play phase"],
+              f"the stages split the held-out positions: {phases} -> {stages}")
+        check(all(0 <= float(x) < 5 for c in stages.values() for x in c[1:]),
+              "every stage has its log-losses")
+
         weights = os.path.join(out, "net.wgn")
         first = open(weights, "rb").read()
         train = [sys.executable, os.path.join(ROOT, "tools", "train", "train.py"),
