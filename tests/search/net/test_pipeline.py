@@ -9,6 +9,7 @@ first one's net and trains on both generations' data.
     /usr/bin/python3 tests/search/net/test_pipeline.py --bin build/bin
 """
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -63,8 +64,8 @@ def main():
         measures = open(os.path.join(out, "evaluate.txt")).read().splitlines()
         phases = {line.split(":")[0]: int(line.split()[2]) for line in measures
                   if line.endswith(" positions") and "phase:" in line}
-        table = measures[measures.index(
-            "win log-loss by stage: positions, classic, net, search value") + 1:]
+        table = itertools.takewhile(lambda row: row.startswith("  "), measures[measures.index(
+            "win log-loss by stage: positions, classic, net, search value") + 1:])
         stages = {" ".join(row.split()[:-4]): row.split()[-4:] for row in table}
         check(stages.get("placement", [None])[0] == str(phases["placement phase"])
               and sum(int(c[0]) for name, c in stages.items() if name != "placement")
