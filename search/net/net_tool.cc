@@ -207,10 +207,7 @@ constexpr int kPlayStages = 5;  // the last: 48 walls or more
 
 int StageOf(const Position& pos) {
   if (pos.in_setup()) return 0;
-  int walls = 0;
-  for (int p = 0; p < pos.num_players(); ++p) {
-    walls += pos.walls_on_board(ColourAt(p));
-  }
+  const int walls = PopCount(pos.walls().north) + PopCount(pos.walls().east);
   return 1 + std::min(walls / kStageWalls, kPlayStages - 1);
 }
 
