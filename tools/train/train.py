@@ -183,24 +183,53 @@ def negligible_as_zero(weights):
     return np.where(np.abs(weights) < NEGLIGIBLE_WEIGHT, 0, weights)
 
 
-def export_weights(net, path):
-    arrays = [
+def weight_arrays(net):
+    """The network's arrays in the weights file's order, as the engine reads them
+    (views of the parameters: writing them writes the network)."""
+    return [
         net.w1.weight[:wd.NUM_FEATURES], net.b1,
         net.l2.weight.t(), net.l2.bias,
         net.value.weight.t(), net.value.bias,
         net.policy.weight.t(), net.policy.bias,
         net.owner.weight.t(), net.owner.bias,
     ]
-    payload = b"".join(negligible_as_zero(a.detach().contiguous().numpy()).astype("<f4").tobytes()
-                       for a in arrays)
-    checksum = fnv1a64(payload)
+
+
+def weights_header(payload_floats, checksum):
     header = NET_MAGIC + struct.pack(
         "<10I", NET_VERSION, 64, FEATURE_SET, wd.NUM_FEATURES, HIDDEN1, HIDDEN2,
-        VALUE_OUTPUTS, wd.POLICY_SIZE, OWNERSHIP_OUTPUTS, len(payload) // 4)
+        VALUE_OUTPUTS, wd.POLICY_SIZE, OWNERSHIP_OUTPUTS, payload_floats)
     header += struct.pack("<Q", checksum) + bytes(8)
     assert len(header) == 64
+    return header
+
+
+def export_weights(net, path):
+    payload = b"".join(negligible_as_zero(a.detach().contiguous().numpy()).astype("<f4").tobytes()
+                       for a in weight_arrays(net))
     with open(path, "wb") as f:
-        f.write(header + payload)
+        f.write(weights_header(len(payload) // 4, fnv1a64(payload)) + payload)
+
+
+def import_weights(net, path):
+    """Loads an exported weights file into net (the loop's warm start); a file of
+    another shape, version or checksum is refused with the reason."""
+    with open(path, "rb") as f:
+        data = f.read()
+    arrays = weight_arrays(net)
+    floats = sum(a.numel() for a in arrays)
+    if len(data) != 64 + 4 * floats:
+        sys.exit(f"train.py: {path}: {len(data)} bytes, expected {64 + 4 * floats} "
+                 "(another network shape?)")
+    payload = data[64:]
+    if data[:64] != weights_header(floats, fnv1a64(payload)):
+        sys.exit(f"train.py: {path}: header or checksum differs from this trainer's network")
+    values = np.frombuffer(payload, dtype="<f4")
+    with torch.no_grad():
+        at = 0
+        for a in arrays:
+            a.copy_(torch.from_numpy(values[at:at + a.numel()].copy()).view(a.shape))
+            at += a.numel()
 
 
 def fnv1a64(data):
@@ -265,6 +294,7 @@ def main():
                     help="train the win head on (1-w) * result + w * the search's win rate (2 players)")
     ap.add_argument("--keep-best", type=int, default=1,
                     help="1: end with the weights of the report with the lowest held-out value loss")
+    ap.add_argument("--init", help="start from these weights (a .wgn file) instead of random ones")
     ap.add_argument("--symmetries", help="augment each batch by a random board symmetry "
                     "(tables from `wallgo-net symmetries --out FILE`)")
     ap.add_argument("--max-eval", type=int, default=20000, help="examples for the train-loss measure")
@@ -288,6 +318,8 @@ def main():
           f"({int(train['in_setup'].sum())} / {int(val['in_setup'].sum())} in the placement phase)")
 
     net = Net()
+    if args.init:
+        import_weights(net, args.init)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     # At least 20 steps: the one-cycle schedule needs a few on each side.
     steps = max(20, int(args.epochs * len(train) / args.batch))
