@@ -1,0 +1,203 @@
+#!/usr/bin/python3
+"""The training loop (tools/train/loop.py) in miniature, with real self-play,
+training and gating matches:
+
+- killed (SIGKILL) inside every stage in turn, it resumes without redoing a
+  finished stage, and every self-play game is in its data file exactly once;
+- --stop-after exits 75 and the next run goes on from the following stage;
+- the gate promotes exactly the candidates whose SPRT accepted H1: a gate that
+  must accept promotes every generation (the next self-play uses the new best,
+  the learning rate decays), a gate that must reject promotes none;
+- a resumed run refuses a different setting; the trainer's --init loads a
+  weights file exactly (import then export gives the same bytes).
+
+    /usr/bin/python3 tests/tools/train/test_loop.py --bin build/bin
+"""
+import argparse
+import filecmp
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+TRAIN = os.path.join(ROOT, "tools", "train")
+sys.path.insert(0, TRAIN)
+import loop  # noqa: E402
+import wallgo_data as wd  # noqa: E402
+
+LOOP = [sys.executable, os.path.join(TRAIN, "loop.py")]
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def events(folder):
+    with open(os.path.join(folder, "log.jsonl")) as f:
+        return [json.loads(line) for line in f]
+
+
+def state(folder):
+    with open(os.path.join(folder, "state.json")) as f:
+        return json.load(f)
+
+
+def run_loop(folder, bin_dir, *extra):
+    return subprocess.run(LOOP + ["--dir", folder, "--bin", bin_dir, "--tiny", *extra],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def start_and_wait(folder, bin_dir, generation, stage, generations):
+    """Starts the loop in its own process group; returns it once (generation,
+    stage) has started (or the loop has ended)."""
+    process = subprocess.Popen(LOOP + ["--dir", folder, "--bin", bin_dir, "--tiny",
+                                       "--generations", str(generations)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    path = os.path.join(folder, "log.jsonl")
+    while process.poll() is None:
+        if os.path.exists(path) and any(
+                e["generation"] == generation and e["stage"] == stage and e["event"] == "start"
+                for e in events(folder)):
+            break
+        time.sleep(0.005)
+    return process
+
+
+def kill_inside(folder, bin_dir, generation, stage, generations):
+    """Kills the loop and the stage it runs (as Slurm or Kubernetes kill a
+    task: the whole group) as soon as (generation, stage) has started."""
+    process = start_and_wait(folder, bin_dir, generation, stage, generations)
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def check_games_once(path, games):
+    records = wd.read_data(path)
+    seen = {}
+    for game, ply in zip(records["game"].tolist(), records["ply"].tolist()):
+        seen.setdefault(game, []).append(ply)
+    lengths = dict(zip(records["game"].tolist(), records["game_length"].tolist()))
+    whole = all(sorted(plies) == list(range(lengths[g])) for g, plies in seen.items())
+    check(len(seen) == games and whole,
+          f"{os.path.basename(os.path.dirname(path))}: {len(seen)} games, each once and whole")
+
+
+def test_kills(bin_dir, top):
+    folder = os.path.join(top, "kills")
+    kills = 0
+    for generation in (1, 2):
+        for stage in loop.STAGES:
+            kill_inside(folder, bin_dir, generation, stage, 2)
+            kills += 1
+    result = run_loop(folder, bin_dir, "--generations", "2")
+    check(result.returncode == 0, f"resumed to the end after {kills} kills ({result.stderr.strip()})")
+    log = events(folder)
+    for generation in (1, 2):
+        for stage in loop.STAGES:
+            mine = [e["event"] for e in log if e["generation"] == generation and e["stage"] == stage]
+            done_at = mine.index("done") if "done" in mine else len(mine)
+            # A kill between the state's save and the log's line leaves no "done"
+            # in the log: the state, which the loop resumes from, is the truth.
+            check(mine.count("done") <= 1 and "start" not in mine[done_at:],
+                  f"generation {generation} {stage}: never restarted once finished ({mine})")
+        check_games_once(os.path.join(folder, f"gen-{generation}", "train.wgd"), 8)
+    final = state(folder)
+    check(final["generation"] == 3 and final["done"] == [], "the state says: two generations done")
+    with open(os.path.join(folder, "generations.md")) as f:
+        table = f.read()
+    check(table.count("\n| 1 |") == 1 and table.count("\n| 2 |") == 1,
+          "the table has a row for each generation")
+
+
+def test_orphaned_stage(bin_dir, top):
+    """Only the loop is killed; its self-play goes on as an orphan. A second
+    loop must not write the same data file meanwhile."""
+    folder = os.path.join(top, "orphan")
+    process = start_and_wait(folder, bin_dir, 1, "selfplay", 1)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    second = run_loop(folder, bin_dir, "--generations", "1")
+    check(second.returncode == 1 and "in use" in second.stderr,
+          f"a second loop is refused while the orphan runs: {second.stderr.strip()}")
+    while run_loop(folder, bin_dir, "--generations", "1").returncode != 0:
+        time.sleep(0.05)  # until the orphan has ended and a loop could finish
+    check_games_once(os.path.join(folder, "gen-1", "train.wgd"), 8)
+
+
+def test_stop_after(bin_dir, top):
+    folder = os.path.join(top, "stop")
+    result = run_loop(folder, bin_dir, "--generations", "1", "--stop-after", "train")
+    done = state(folder)["done"]
+    check(result.returncode == loop.RESUME_ME and done[-1] == "train",
+          f"--stop-after train: status {result.returncode}, done {done}")
+    refused = run_loop(folder, bin_dir, "--generations", "1", "--games", "9")
+    check(refused.returncode == 1 and "--games 8" in refused.stderr,
+          f"a different --games is refused: {refused.stderr.strip()}")
+    result = run_loop(folder, bin_dir, "--generations", "1")
+    starts = [e["stage"] for e in events(folder) if e["event"] == "start"]
+    check(result.returncode == 0 and starts.count("train") == 1 and starts.count("verify") == 1,
+          f"the next run starts at verify: {starts}")
+
+
+def test_gate(bin_dir, top, sprt, promoted):
+    folder = os.path.join(top, "gate-" + ("accept" if promoted else "reject"))
+    result = run_loop(folder, bin_dir, "--generations", "2", "--sprt=" + sprt, "--gate-games", "16")
+    check(result.returncode == 0, f"gate {sprt}: the run ends ({result.stderr.strip()})")
+    final = state(folder)
+    rows = [final["rows"][str(g)] for g in (1, 2)]
+    decisions = [r["gate"].get("decision") for r in rows]
+    check(all(r["promoted"] == (r["gate"].get("decision") == "H1 accepted") for r in rows),
+          f"gate {sprt}: promoted exactly where the SPRT accepted H1 ({decisions})")
+    check(all(r["promoted"] == promoted for r in rows),
+          f"gate {sprt}: {'every' if promoted else 'no'} candidate promoted")
+    if promoted:
+        best = final["best"]
+        check(best["generation"] == 2 and filecmp.cmp(
+            best["weights"], os.path.join(folder, "gen-2", "net.wgn"), shallow=False),
+            "the best network is generation 2's")
+        check(rows[1]["selfplay_by"] == 1 and rows[1]["lr"] < rows[0]["lr"],
+              "generation 2 played with generation 1's network, at a lower learning rate")
+        check(os.path.exists(best["weights"] + ".provenance.json"), "a promoted network has provenance")
+    else:
+        check(final["best"]["generation"] == 0 and rows[1]["selfplay_by"] == 0,
+              "the initial network stays the best")
+
+
+def test_init_round_trip(top):
+    import train  # the trainer (torch)
+    net = train.Net()
+    source = os.path.join(ROOT, "search", "net", "weights", "wallgo-net-3.wgn")
+    train.import_weights(net, source)
+    out = os.path.join(top, "round-trip.wgn")
+    train.export_weights(net, out)
+    check(filecmp.cmp(source, out, shallow=False), "--init loads a weights file exactly")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    args = ap.parse_args()
+    bin_dir = os.path.abspath(args.bin)
+    with tempfile.TemporaryDirectory(prefix="wallgo_loop_") as top:
+        test_init_round_trip(top)
+        test_stop_after(bin_dir, top)
+        test_orphaned_stage(bin_dir, top)
+        # Bounds that any result accepts (elo1 far below) or rejects (elo0 far above).
+        test_gate(bin_dir, top, "-1000,-500,0.3,0.3", promoted=True)
+        test_gate(bin_dir, top, "500,1000,0.3,0.3", promoted=False)
+        test_kills(bin_dir, top)
+    print(f"{len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
