@@ -12,7 +12,9 @@ accepts that it is stronger.
 Every stage of a generation is recorded in DIR/state.json (written
 atomically) when it has finished, so a loop killed at any moment resumes at
 the stage it was in: self-play data files resume game by game (wallgo-net
-generate drops a game cut short), the gating match resumes from its records
+generate drops a game cut short; then the data and its examples are packed
+into compressed shards, about 15 times smaller, which the trainer streams),
+the gating match resumes from its records
 file (wallgo-referee --resume), and the other stages are rerun from their
 start. DIR/log.jsonl has a line for every stage's start and end, and
 DIR/generations.md the table of every generation. The options a run was
@@ -44,6 +46,7 @@ SETTINGS = {
     "lr": (3e-3, 3e-3, "learning rate of the first generation"),
     "lr_decay": (0.8, 0.8, "the learning rate is multiplied by this each promotion"),
     "window": (3, 2, "generations of self-play data trained on"),
+    "shard_positions": (20000, 100, "positions a compressed shard of self-play data"),
     "warm_start": (1, 1, "1: train from the best network's weights, 0: from random ones"),
     "threads": (2, 1, "trainer threads"),
     "gate_games": (400, 8, "most games of a gating match"),
@@ -53,7 +56,7 @@ SETTINGS = {
     "eval": ("hybrid", "hybrid", "the engine's evaluation in self-play and matches"),
     "seed": (1, 1, "seed of generation 1 (generation g uses seed + g - 1)"),
 }
-STAGES = ["selfplay", "heldout", "features", "train", "verify", "evaluate", "gate",
+STAGES = ["selfplay", "heldout", "features", "pack", "train", "verify", "evaluate", "gate",
           "anchors", "record"]
 
 
@@ -144,7 +147,9 @@ def settle_config(args, state):
         column = 1 if args.tiny else 0
         return {name: (value if value is not None else SETTINGS[name][column])
                 for name, value in chosen.items()}
-    stored = state["config"]
+    stored = dict(state["config"])
+    for name, (default, _, _) in SETTINGS.items():
+        stored.setdefault(name, default)  # a setting newer than the run
     for name, value in chosen.items():
         if value is not None and value != stored[name]:
             raise LoopError(f"this run was started with --{name.replace('_', '-')} "
@@ -191,6 +196,13 @@ def referee(run, args, config, folder, name, first, second, games, sprt, seed):
     return parse_match(run.command(cmd, os.path.join(folder, f"{name}.txt")))
 
 
+def packed_or_raw(folder):
+    """A generation's training data: its shards (a run of an older loop.py left a file)."""
+    shards = os.path.join(folder, "train.shards")
+    return shards if os.path.exists(os.path.join(shards, "manifest.json")) else \
+        os.path.join(folder, "train.wgd")
+
+
 class Generation:
     """The stages of one generation; each may be rerun from its start."""
 
@@ -225,9 +237,17 @@ class Generation:
         if not os.path.exists(symmetries):
             self.run.command([self.net, "symmetries", "--out", symmetries])
 
+    def pack(self):
+        # Killed after the removal, the stage finds the shards and no file.
+        data = os.path.join(self.dir, "train.wgd")
+        if os.path.exists(data):
+            self.run.command(["/usr/bin/python3", os.path.join(HERE, "pack.py"), data,
+                              "--out", os.path.join(self.dir, "train.shards"),
+                              "--positions", str(self.config["shard_positions"]), "--remove"])
+
     def window(self):
         first = max(1, self.number - self.config["window"] + 1)
-        return [os.path.join(self.run.gen_dir(g), "train.wgd") for g in range(first, self.number + 1)]
+        return [packed_or_raw(self.run.gen_dir(g)) for g in range(first, self.number + 1)]
 
     def train(self):
         lr = self.config["lr"] * self.config["lr_decay"] ** self.state["promotions"]

@@ -239,7 +239,7 @@ def fnv1a64(data):
     return h
 
 
-def export_fixture(net, examples, data_paths, origin, path, count):
+def export_fixture(net, examples, record_of, path, count):
     """The trainer's outputs on `count` held-out positions, both phases."""
     setup = [i for i in range(len(examples)) if examples["in_setup"][i]]
     play = [i for i in range(len(examples)) if not examples["in_setup"][i]]
@@ -254,7 +254,7 @@ def export_fixture(net, examples, data_paths, origin, path, count):
             n = int(ex["num_moves"][0])
             priors = torch.softmax(move_logits(policy, batch.move_index, batch.num_moves), 1)[0, :n]
             own = ownership_log_probs(owner, batch.players).exp()[0].reshape(-1)
-            record = wd.raw_record(data_paths[origin[i]], int(ex["data_index"][0]))
+            record = record_of(i)
             samples.append({
                 "record_hex": record.hex(),
                 "features": [int(f) for f in ex["features"][0][:int(ex["num_features"][0])]],
@@ -267,18 +267,89 @@ def export_fixture(net, examples, data_paths, origin, path, count):
         json.dump({"format": "wallgo-net fixture 1", "samples": samples}, f)
 
 
-def load(data_paths):
-    parts, origin = [], []
-    for k, path in enumerate(data_paths):
-        ex = np.asarray(wd.read_examples(path + ".examples"))
-        parts.append(ex)
-        origin.append(np.full(len(ex), k, dtype=np.int32))
-    return np.concatenate(parts), np.concatenate(origin)
+class Source:
+    """One piece of the training data: a data file with its .examples beside
+    it, or one shard of a packed folder (wallgo_data.pack)."""
+
+    def __init__(self, name, positions, load):
+        self.name, self.positions, self._load = name, positions, load
+
+    def load(self):
+        """(examples, record(i)): the examples and the raw data record of row i."""
+        return self._load()
+
+
+def sources(paths):
+    found = []
+    for path in paths:
+        if os.path.isdir(path):
+            manifest = wd.read_manifest(path)
+            for entry in manifest["shards"]:
+                def load(path=path, entry=entry):
+                    examples, records = wd.load_shard(path, entry)
+                    return examples, lambda i: records[i].tobytes()
+                found.append(Source(os.path.join(path, entry["file"]), entry["positions"], load))
+        else:
+            def load(path=path):
+                examples = wd.read_examples(path + ".examples")
+                return examples, lambda i: wd.raw_record(path, int(examples["data_index"][i]))
+            found.append(Source(path, len(wd.read_examples(path + ".examples")), load))
+    return found
+
+
+class TrainingData:
+    """The training window, read a few sources at a time so that it need not
+    fit in memory: one pass at the start keeps the held-out games (every
+    `holdout_every`-th game number, at most `max_held` positions, evenly
+    spaced) and the first `max_eval` training positions for the loss probe;
+    batches are then drawn from `buffer` sources at a time, the sources in a
+    new random order each pass and the positions of the loaded ones shuffled
+    together (KataGo's shuffle over a window, on a small scale)."""
+
+    def __init__(self, paths, holdout_every, max_eval, max_held, buffer):
+        self.sources, self.holdout_every, self.buffer = sources(paths), holdout_every, buffer
+        held, held_at, probe, self.train_count = [], [], [], 0
+        for k, source in enumerate(self.sources):
+            examples, _ = source.load()
+            is_held = examples["game"] % holdout_every == 0
+            rows = np.flatnonzero(is_held)
+            held.append(np.asarray(examples[rows]))
+            held_at += [(k, int(r)) for r in rows]
+            train = np.flatnonzero(~is_held)
+            self.train_count += len(train)
+            if sum(map(len, probe)) < max_eval:
+                probe.append(np.asarray(examples[train[:max_eval - sum(map(len, probe))]]))
+        self.val = np.concatenate(held) if held else np.zeros(0, wd.EXAMPLE_DTYPE)
+        keep = np.linspace(0, len(self.val) - 1, min(len(self.val), max_held)).astype(int)
+        self.val, self.val_at = self.val[keep], [held_at[i] for i in keep]
+        self.probe = np.concatenate(probe) if probe else np.zeros(0, wd.EXAMPLE_DTYPE)
+
+    def val_record(self, i):
+        k, row = self.val_at[i]
+        return self.sources[k].load()[1](row)
+
+    def batches(self, batch, rng):
+        """Training batches (rows in file order within a batch), without end."""
+        while True:
+            order = rng.permutation(len(self.sources))
+            for first in range(0, len(order), self.buffer):
+                loaded = []
+                for k in order[first:first + self.buffer]:
+                    examples, _ = self.sources[k].load()
+                    loaded.append(np.asarray(examples[examples["game"] % self.holdout_every != 0]))
+                pool = np.concatenate(loaded)
+                shuffled = rng.permutation(len(pool))
+                for at in range(0, len(pool) - batch + 1, batch):
+                    yield pool[np.sort(shuffled[at:at + batch])]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", nargs="+", required=True, help="self-play data files (DATA.examples next to each)")
+    ap.add_argument("--data", nargs="+", required=True,
+                    help="self-play data files (DATA.examples next to each) or folders of packed shards")
+    ap.add_argument("--buffer", type=int, default=4,
+                    help="sources (files or shards) shuffled together at a time")
+    ap.add_argument("--max-held", type=int, default=50000, help="held-out positions kept (evenly spaced)")
     ap.add_argument("--out", required=True, help="weights file to write")
     ap.add_argument("--fixture", help="fixture JSON to write")
     ap.add_argument("--summary", help="JSON summary to write")
@@ -307,38 +378,35 @@ def main():
     start_time = time.time()
 
     symmetries = Symmetries(args.symmetries) if args.symmetries else None
-    examples, origin = load(args.data)
-    held = examples["game"] % args.holdout_every == 0
-    train, val = examples[~held], examples[held]
-    val_origin = origin[held]
-    if len(train) == 0 or len(val) == 0:
-        sys.exit("train.py: need games both for training and held out (more games, or --holdout-every)")
-    probe = train[:args.max_eval]
-    print(f"{len(examples)} examples: {len(train)} for training, {len(val)} held out "
-          f"({int(train['in_setup'].sum())} / {int(val['in_setup'].sum())} in the placement phase)")
+    try:
+        data = TrainingData(args.data, args.holdout_every, args.max_eval, args.max_held, args.buffer)
+    except (OSError, ValueError) as e:
+        sys.exit(f"train.py: {e}")
+    train_count, val, probe = data.train_count, data.val, data.probe
+    if train_count < args.batch or len(val) == 0:
+        sys.exit("train.py: need games both for training (a batch at least) and held out "
+                 "(more games, or --holdout-every)")
+    print(f"{train_count + len(val)} examples in {len(data.sources)} sources: {train_count} for "
+          f"training, {len(val)} held out ({int(val['in_setup'].sum())} in the placement phase)")
 
     net = Net()
     if args.init:
         import_weights(net, args.init)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     # At least 20 steps: the one-cycle schedule needs a few on each side.
-    steps = max(20, int(args.epochs * len(train) / args.batch))
+    steps = max(20, int(args.epochs * train_count / args.batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
     first_train = evaluate(net, probe)
     first_val = evaluate(net, val)
     print(f"start        train: {fmt(first_train)}\n             held:  {fmt(first_val)}")
-    order = rng.permutation(len(train))
-    pos = 0
+    batches = data.batches(args.batch, rng)
     steps_per_report = max(1, steps // 10)
     best = (float("inf"), 0, None)  # held-out value loss, step, weights
     val_probe = val[::max(1, len(val) // 4000)]  # progress reports only
     for step in range(steps):
-        if pos + args.batch > len(order):
-            order, pos = rng.permutation(len(train)), 0
-        idx = np.sort(order[pos:pos + args.batch])
-        pos += args.batch
+        examples = next(batches)
         sym = int(rng.integers(8)) if symmetries is not None else 0
-        loss = total(losses(net, Batch(train[idx], symmetries, sym, args.search_value_weight)))
+        loss = total(losses(net, Batch(examples, symmetries, sym, args.search_value_weight)))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -357,11 +425,11 @@ def main():
 
     export_weights(net, args.out)
     if args.fixture:
-        export_fixture(net, val, args.data, val_origin, args.fixture, args.fixture_size)
+        export_fixture(net, val, data.val_record, args.fixture, args.fixture_size)
     if args.summary:
         with open(args.summary, "w") as f:
             json.dump({
-                "examples": int(len(examples)), "train": int(len(train)), "held_out": int(len(val)),
+                "examples": sum(s.positions for s in data.sources), "train": int(train_count), "held_out": int(len(val)),
                 "steps": steps, "seed": args.seed, "seconds": round(time.time() - start_time, 1),
                 "first_train_loss": float(total(first_train)), "final_train_loss": float(total(last_train)),
                 "first_held_loss": float(total(first_val)), "final_held_loss": float(total(last_val)),

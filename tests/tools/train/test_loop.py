@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 
+import numpy as np
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 TRAIN = os.path.join(ROOT, "tools", "train")
 sys.path.insert(0, TRAIN)
@@ -54,11 +56,11 @@ def run_loop(folder, bin_dir, *extra):
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
-def start_and_wait(folder, bin_dir, generation, stage, generations):
+def start_and_wait(folder, bin_dir, generation, stage, generations, *extra):
     """Starts the loop in its own process group; returns it once (generation,
     stage) has started (or the loop has ended)."""
     process = subprocess.Popen(LOOP + ["--dir", folder, "--bin", bin_dir, "--tiny",
-                                       "--generations", str(generations)],
+                                       "--generations", str(generations), *extra],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                start_new_session=True)
     path = os.path.join(folder, "log.jsonl")
@@ -80,15 +82,18 @@ def kill_inside(folder, bin_dir, generation, stage, generations):
     process.wait()
 
 
-def check_games_once(path, games):
-    records = wd.read_data(path)
+def check_games_once(folder, games):
+    """Every game of a generation's packed data once, all its positions in order."""
+    shards = os.path.join(folder, "train.shards")
+    manifest = wd.read_manifest(shards)
+    records = np.concatenate([wd.load_shard(shards, e)[1] for e in manifest["shards"]])
     seen = {}
     for game, ply in zip(records["game"].tolist(), records["ply"].tolist()):
         seen.setdefault(game, []).append(ply)
     lengths = dict(zip(records["game"].tolist(), records["game_length"].tolist()))
-    whole = all(sorted(plies) == list(range(lengths[g])) for g, plies in seen.items())
-    check(len(seen) == games and whole,
-          f"{os.path.basename(os.path.dirname(path))}: {len(seen)} games, each once and whole")
+    whole = all(plies == list(range(lengths[g])) for g, plies in seen.items())
+    check(len(seen) == games and whole and not os.path.exists(os.path.join(folder, "train.wgd")),
+          f"{os.path.basename(folder)}: {len(seen)} games, each once and whole, packed")
 
 
 def test_kills(bin_dir, top):
@@ -109,7 +114,7 @@ def test_kills(bin_dir, top):
             # in the log: the state, which the loop resumes from, is the truth.
             check(mine.count("done") <= 1 and "start" not in mine[done_at:],
                   f"generation {generation} {stage}: never restarted once finished ({mine})")
-        check_games_once(os.path.join(folder, f"gen-{generation}", "train.wgd"), 8)
+        check_games_once(os.path.join(folder, f"gen-{generation}"), 8)
     final = state(folder)
     check(final["generation"] == 3 and final["done"] == [], "the state says: two generations done")
     with open(os.path.join(folder, "generations.md")) as f:
@@ -122,7 +127,8 @@ def test_orphaned_stage(bin_dir, top):
     """Only the loop is killed; its self-play goes on as an orphan. A second
     loop must not write the same data file meanwhile."""
     folder = os.path.join(top, "orphan")
-    process = start_and_wait(folder, bin_dir, 1, "selfplay", 1)
+    # 400 playouts a move: self-play lasts seconds, long enough to be caught.
+    process = start_and_wait(folder, bin_dir, 1, "selfplay", 1, "--visits", "400")
     process.send_signal(signal.SIGKILL)
     process.wait()
     second = run_loop(folder, bin_dir, "--generations", "1")
@@ -130,7 +136,7 @@ def test_orphaned_stage(bin_dir, top):
           f"a second loop is refused while the orphan runs: {second.stderr.strip()}")
     while run_loop(folder, bin_dir, "--generations", "1").returncode != 0:
         time.sleep(0.05)  # until the orphan has ended and a loop could finish
-    check_games_once(os.path.join(folder, "gen-1", "train.wgd"), 8)
+    check_games_once(os.path.join(folder, "gen-1"), 8)
 
 
 def test_stop_after(bin_dir, top):
@@ -172,6 +178,50 @@ def test_gate(bin_dir, top, sprt, promoted):
               "the initial network stays the best")
 
 
+def test_pack(bin_dir, top):
+    """Packed shards hold the file's positions exactly; the trainer reads them
+    as it reads the file; a damaged shard is refused with its name."""
+    folder = os.path.join(top, "pack")
+    os.makedirs(folder)
+    data = os.path.join(folder, "d.wgd")
+    net = os.path.join(bin_dir, "wallgo-net")
+    subprocess.run([net, "generate", "--out", data, "--games", "8", "--visits", "24",
+                    "--seed", "5", "--jobs", "2", "--quiet"], check=True)
+    subprocess.run([net, "features", "--data", data], check=True, stdout=subprocess.DEVNULL)
+    one = os.path.join(folder, "one")
+    wd.pack(data, one, positions=10**9)
+    many = os.path.join(folder, "many")
+    manifest = wd.pack(data, many, positions=100)
+    shards = [wd.load_shard(many, e)[1] for e in manifest["shards"]]
+    check(len(shards) >= 3 and all(r["ply"][0] == 0 for r in shards)
+          and np.concatenate(shards).tobytes() == np.asarray(wd.read_data(data)).tobytes(),
+          f"{len(shards)} shards of whole games hold the file's records exactly")
+    raw = os.path.getsize(data) + os.path.getsize(data + ".examples")
+    packed = sum(os.path.getsize(os.path.join(many, e["file"])) for e in manifest["shards"])
+    check(raw / packed > 5, f"packed {raw / packed:.1f} times smaller")
+
+    def train(source, out):
+        return subprocess.run([sys.executable, os.path.join(TRAIN, "train.py"), "--data", source,
+                               "--out", out, "--seed", "3", "--epochs", "2", "--batch", "64",
+                               "--holdout-every", "4"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    from_file, from_shard = os.path.join(folder, "a.wgn"), os.path.join(folder, "b.wgn")
+    train(data, from_file)
+    train(one, from_shard)
+    check(filecmp.cmp(from_file, from_shard, shallow=False),
+          "training on one shard gives the same weights as on the file")
+    check(train(many, os.path.join(folder, "c.wgn")).returncode == 0, "training streams many shards")
+    with open(os.path.join(many, manifest["shards"][1]["file"]), "r+b") as f:
+        f.write(b"not a shard")
+    damaged = train(many, os.path.join(folder, "d.wgn"))
+    check(damaged.returncode != 0 and "shard-00001.npz: unreadable shard" in damaged.stderr,
+          f"a damaged shard is refused: {damaged.stderr.strip().splitlines()[-1:]}")
+    kept = subprocess.run([sys.executable, os.path.join(TRAIN, "pack.py"), data, "--out", many,
+                           "--positions", "100", "--remove"], stdout=subprocess.DEVNULL)
+    check(kept.returncode == 0 and not os.path.exists(data),
+          "pack.py --remove repacks, verifies, then removes the file")
+
+
 def test_init_round_trip(top):
     import train  # the trainer (torch)
     net = train.Net()
@@ -189,6 +239,7 @@ def main():
     bin_dir = os.path.abspath(args.bin)
     with tempfile.TemporaryDirectory(prefix="wallgo_loop_") as top:
         test_init_round_trip(top)
+        test_pack(bin_dir, top)
         test_stop_after(bin_dir, top)
         test_orphaned_stage(bin_dir, top)
         # Bounds that any result accepts (elo1 far below) or rejects (elo0 far above).
