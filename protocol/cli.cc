@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "boost/program_options.hpp"
+#include "common/program_options_error.h"
 #include "protocol/options.h"
 
 namespace wallgo::protocol {
@@ -92,6 +93,9 @@ absl::Status ApplySearchFlags(const po::variables_map& vm,
 absl::Status ReadConfigFile(const std::string& path, po::variables_map& vm) {
   try {
     po::store(po::parse_config_file<char>(path.c_str(), SearchFlags()), vm);
+  } catch (po::error& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("config file ", path, ": ", common::ErrorMessage(e)));
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(
         absl::StrCat("config file ", path, ": ", e.what()));
@@ -199,6 +203,8 @@ absl::StatusOr<po::variables_map> ParseFlags(int argc,
                   .run(),
               vm);
     po::notify(vm);
+  } catch (po::error& e) {
+    return absl::InvalidArgumentError(common::ErrorMessage(e));
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(e.what());
   }

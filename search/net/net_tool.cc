@@ -19,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
+#include "common/program_options_error.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "nlohmann/json.hpp"
@@ -447,8 +448,10 @@ int Main(int argc, char** argv) {
       std::cerr << "wallgo-net " << command << ": " << status.message() << "\n";
       return 1;
     }
-  } catch (const po::error& e) {
-    std::cerr << "wallgo-net " << command << ": " << e.what() << "\n" << kUsage;
+  } catch (po::error& e) {
+    std::cerr << "wallgo-net " << command << ": " << common::ErrorMessage(e)
+              << "\n"
+              << kUsage;
     return 2;
   }
   return 0;

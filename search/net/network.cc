@@ -165,6 +165,18 @@ absl::StatusOr<Network> Network::Load(const std::string& path) {
     return absl::NotFoundError(absl::StrCat("cannot open weights file ", path,
                                             ": ", std::strerror(errno)));
   }
+  // A file longer than any this build reads is refused before a byte of it
+  // is read into memory (a 2 GB file named by mistake, or a header that
+  // claims a huge payload: its size gives it away).
+  const size_t most = kNetHeaderBytes + MakeLayout().total * sizeof(float);
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size < 0 || static_cast<size_t>(size) > most) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("weights file ", path, ": too long: ", size,
+                     " bytes, a network of this build has ", most));
+  }
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return FromBytes(bytes.str(), path);

@@ -215,6 +215,8 @@ std::vector<int> PlacementOrder(const Board& b) {
   }
 }
 
+std::vector<std::vector<Cell>> RegionsOf(const Board& b) { return Regions(b); }
+
 bool InSetup(const Board& b) {
   return b.placements_done < static_cast<int>(PlacementOrder(b).size());
 }

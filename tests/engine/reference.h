@@ -66,6 +66,10 @@ bool HasTurn(const Board& board, int player);
 bool GameOver(const Board& board);
 Board Apply(const Board& board, const Turn& turn);
 
+// The regions (cells connected through unwalled edges), each a list of
+// cells, found by breadth-first search.
+std::vector<std::vector<Cell>> RegionsOf(const Board& board);
+
 std::string CellText(Cell cell);
 std::string MoveText(const Turn& turn);
 

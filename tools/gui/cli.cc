@@ -8,6 +8,7 @@
 #include "boost/asio/io_context.hpp"
 #include "boost/asio/signal_set.hpp"
 #include "boost/program_options.hpp"
+#include "common/program_options_error.h"
 #include "tools/gui/server.h"
 
 namespace wallgo::gui {
@@ -56,8 +57,8 @@ absl::StatusOr<GuiOptions> ParseGuiOptions(const std::vector<std::string>& args,
   try {
     po::store(po::command_line_parser(args).options(Flags()).run(), vm);
     po::notify(vm);
-  } catch (const po::error& e) {
-    return absl::InvalidArgumentError(e.what());
+  } catch (po::error& e) {
+    return absl::InvalidArgumentError(common::ErrorMessage(e));
   }
   GuiOptions o;
   o.help = vm.count("help") > 0;

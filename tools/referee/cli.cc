@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
+#include "common/program_options_error.h"
 #include "engine/notation.h"
 #include "tools/referee/match.h"
 #include "tools/referee/records.h"
@@ -196,8 +197,8 @@ absl::StatusOr<po::variables_map> ParseFlags(
     if (positional != nullptr) parser.positional(*positional);
     po::store(parser.run(), vm);
     po::notify(vm);
-  } catch (const po::error& e) {
-    return Bad(e.what());
+  } catch (po::error& e) {
+    return Bad(common::ErrorMessage(e));
   }
   return vm;
 }
