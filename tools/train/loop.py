@@ -352,7 +352,9 @@ def loop(args):
     run = Run(args.dir)
     state = run.load()
     config = settle_config(args, state)
-    if state is None:
+    if state is not None:
+        state["config"] = config
+    else:
         if not os.path.exists(args.initial_weights):
             raise LoopError(f"no initial weights {args.initial_weights}")
         state = {"config": config, "generation": 1, "done": [], "promotions": 0,
