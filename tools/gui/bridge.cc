@@ -2,7 +2,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/regions.h"
 #include "tools/referee/schedule.h"
 
 namespace wallgo::gui {
@@ -122,12 +124,20 @@ absl::StatusOr<std::unique_ptr<Bridge>> Bridge::Create(
   absl::StatusOr<std::unique_ptr<client::EngineLog>> log =
       client::EngineLog::Open(options.engine_log);
   if (!log.ok()) return log.status();
-  return std::unique_ptr<Bridge>(new Bridge(
-      std::move(engines), options, std::move(publish), std::move(*log)));
+  return Create(std::move(engines), std::move(options), std::move(publish),
+                std::shared_ptr<client::EngineLog>(std::move(*log)));
+}
+
+std::unique_ptr<Bridge> Bridge::Create(std::vector<EngineSpec> engines,
+                                       BridgeOptions options, Publish publish,
+                                       std::shared_ptr<client::EngineLog> log) {
+  return std::unique_ptr<Bridge>(
+      new Bridge(std::move(engines), std::move(options), std::move(publish),
+                 std::move(log)));
 }
 
 Bridge::Bridge(std::vector<EngineSpec> engines, BridgeOptions options,
-               Publish publish, std::unique_ptr<client::EngineLog> log)
+               Publish publish, std::shared_ptr<client::EngineLog> log)
     : specs_(std::move(engines)),
       options_(std::move(options)),
       publish_(std::move(publish)),
@@ -150,13 +160,16 @@ Bridge::Bridge(std::vector<EngineSpec> engines, BridgeOptions options,
         specs_[i].name, specs_[i].command, log_.get(), options_.timeouts,
         std::move(callbacks)));
   }
+  timer_ = std::thread([this] { RunTimer(); });
 }
 
 Bridge::~Bridge() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     closing_ = true;
+    timer_wake_.notify_all();
   }
+  timer_.join();
   workers_.clear();
 }
 
@@ -233,16 +246,6 @@ absl::StatusOr<std::vector<Seat>> Bridge::ParseSeats(const json& seats,
         if (!t.ok()) return t.status();
         seat.settings.movetime = *t;
       }
-      if (entry.contains("clock")) {
-        absl::StatusOr<double> t = NumberField(entry, "clock", 1, 86400);
-        if (!t.ok()) return t.status();
-        seat.settings.clock = *t;
-      }
-      if (entry.contains("increment")) {
-        absl::StatusOr<double> t = NumberField(entry, "increment", 0, 3600);
-        if (!t.ok()) return t.status();
-        seat.settings.increment = *t;
-      }
       if (entry.contains("visits")) {
         absl::StatusOr<int64_t> v = IntField(entry, "visits", 0, 1'000'000'000);
         if (!v.ok()) return v.status();
@@ -251,6 +254,31 @@ absl::StatusOr<std::vector<Seat>> Bridge::ParseSeats(const json& seats,
     } else if (*kind != "human") {
       return Bad("a seat's kind is 'human' or 'engine'");
     }
+    // Time for people and engines alike: a clock and a turn limit.
+    if (entry.contains("clock")) {
+      absl::StatusOr<double> t = NumberField(entry, "clock", 1, 86400);
+      if (!t.ok()) return t.status();
+      seat.settings.clock = *t;
+    }
+    if (entry.contains("increment")) {
+      absl::StatusOr<double> t = NumberField(entry, "increment", 0, 3600);
+      if (!t.ok()) return t.status();
+      seat.settings.increment = *t;
+    }
+    if (entry.contains("turn")) {
+      absl::StatusOr<double> t = NumberField(entry, "turn", 1, 86400);
+      if (!t.ok()) return t.status();
+      seat.turn = *t;
+    }
+    if (entry.contains("timeout")) {
+      absl::StatusOr<std::string> rule = StringField(entry, "timeout");
+      if (!rule.ok()) return rule.status();
+      if (*rule != "random" && *rule != "forfeit") {
+        return Bad("a seat's 'timeout' is 'random' or 'forfeit'");
+      }
+      seat.timeout =
+          *rule == "forfeit" ? TimeoutRule::kForfeit : TimeoutRule::kRandom;
+    }
     out.push_back(seat);
   }
   return out;
@@ -258,6 +286,7 @@ absl::StatusOr<std::vector<Seat>> Bridge::ParseSeats(const json& seats,
 
 void Bridge::Replace(GuiGame game, std::vector<Seat> seats) {
   game_ = std::move(game);
+  turn_moves_ = -1;
   seats_ = std::move(seats);
   graph_.clear();
   candidates_.clear();
@@ -302,10 +331,74 @@ double Bridge::ClockLeft(Colour colour) const {
   double left = s.clock;
   for (int i = 0; i < game_.cursor(); ++i) {
     const PlayedMove& m = game_.moves()[i];
-    if (m.colour == colour)
-      left += s.increment - std::max<int64_t>(m.ms, 0) / 1000.0;
+    if (m.colour != colour) continue;
+    left += s.increment - std::max<int64_t>(m.ms, 0) / 1000.0;
+    if (m.random) left = std::max(left, s.increment);
   }
   return left;
+}
+
+bool Bridge::Live() const { return game_.at_end() && !game_.shown().is_over(); }
+
+double Bridge::TurnElapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       turn_started_)
+      .count();
+}
+
+std::optional<std::chrono::steady_clock::time_point> Bridge::Deadline() const {
+  if (!Live() || turn_moves_ < 0) return std::nullopt;
+  const Colour mover = game_.shown().position().to_move();
+  const Seat& seat = seats_[Index(mover)];
+  std::optional<double> limit;
+  if (seat.turn > 0) limit = seat.turn;
+  if (seat.settings.clock > 0) {
+    const double left = std::max(ClockLeft(mover), 0.0);
+    limit = limit ? std::min(*limit, left) : left;
+  }
+  if (!limit) return std::nullopt;
+  return turn_started_ +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+             std::chrono::duration<double>(*limit));
+}
+
+void Bridge::RunTimer() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!closing_) {
+    const auto deadline = Deadline();
+    if (!deadline) {
+      timer_wake_.wait(lock);
+    } else if (std::chrono::steady_clock::now() < *deadline) {
+      timer_wake_.wait_until(lock, *deadline);
+    } else {
+      PlayTimeout();
+    }
+  }
+}
+
+void Bridge::PlayTimeout() {
+  const Colour late = game_.shown().position().to_move();
+  const Seat& seat = seats_[Index(late)];
+  PlayedMove played;
+  played.ms = static_cast<int64_t>(TurnElapsed() * 1000);
+  if (seat.timeout == TimeoutRule::kForfeit) {
+    played.move = Move::Resign();
+    played.timeout = true;
+  } else {
+    MoveList moves;
+    GenerateMoves(game_.shown().position(), moves);
+    played.move = moves[std::uniform_int_distribution<size_t>(
+        0, moves.size() - 1)(random_)];
+    played.random = true;
+  }
+  const int ply = game_.cursor();
+  if (game_.Play(played).ok()) {
+    graph_.erase(graph_.upper_bound(ply), graph_.end());
+  }
+  event_ = absl::StrCat(
+      ColourName(late), " ran out of time: ",
+      played.timeout ? "the game is lost" : "a random turn was played");
+  Changed();
 }
 
 bool Bridge::EngineToMove() const {
@@ -327,7 +420,11 @@ absl::Status Bridge::PlayMove(const json& message) {
                      "'s turn, played by the engine"));
   }
   const int ply = game_.cursor();
-  absl::Status played = game_.Play(*move);
+  // A person's move at the end of a live game took the turn's time.
+  const int64_t ms = Live() && turn_moves_ >= 0
+                         ? static_cast<int64_t>(TurnElapsed() * 1000)
+                         : -1;
+  absl::Status played = game_.Play(*move, ms);
   if (!played.ok()) return played;
   graph_.erase(graph_.upper_bound(ply), graph_.end());
   record_shown_ = -1;
@@ -397,6 +494,7 @@ absl::Status Bridge::SetSeats(const json& message) {
       ParseSeats(message.value("seats", json()), game_.start().num_players());
   if (!seats.ok()) return seats.status();
   seats_ = *seats;
+  turn_moves_ = -1;  // the new seats' time starts now
   return absl::OkStatus();
 }
 
@@ -465,6 +563,13 @@ absl::Status Bridge::ShowRecord(const json& message) {
 
 void Bridge::Changed() {
   ++version_;
+  // A new turn at the end of the game: its time starts now.
+  const int moves = static_cast<int>(game_.moves().size());
+  if (moves != turn_moves_ && game_.at_end()) {
+    turn_moves_ = moves;
+    turn_started_ = std::chrono::steady_clock::now();
+  }
+  timer_wake_.notify_all();
   candidates_.clear();
   Schedule();
   publish_(StateLocked().dump());
@@ -485,6 +590,11 @@ void Bridge::Schedule() {
     const Seat& seat = seats_[Index(game_.shown().position().to_move())];
     EngineJob j = job();
     j.settings = seat.settings;
+    // An engine under a turn limit is asked to answer well within it.
+    if (seat.turn > 0 && (j.settings.movetime > 0.8 * seat.turn ||
+                          (j.settings.movetime < 0 && seat.turn < 2))) {
+      j.settings.movetime = 0.8 * seat.turn;
+    }
     j.clock_left = ClockLeft(game_.shown().position().to_move());
     moves[seat.engine] = std::move(j);
   }
@@ -577,13 +687,27 @@ json Bridge::StateLocked() const {
     const Seat& s = seats_[i];
     json seat = {{"colour", ColourName(ColourAt(static_cast<int>(i)))},
                  {"kind", s.engine >= 0 ? "engine" : "human"}};
+    const Colour colour = ColourAt(static_cast<int>(i));
+    const bool moving = Live() && turn_moves_ >= 0 &&
+                        colour == game_.shown().position().to_move();
     if (s.engine >= 0) {
       seat["engine"] = specs_[s.engine].name;
       seat.update(SettingsJson(s.settings));
-      if (s.settings.clock > 0) {
-        seat["clockLeft"] = ClockLeft(ColourAt(static_cast<int>(i)));
-      }
+    } else if (s.settings.clock > 0) {
+      seat["clock"] = s.settings.clock;
+      seat["increment"] = s.settings.increment;
     }
+    // Time left as the message leaves; the page counts down from there.
+    if (s.settings.clock > 0) {
+      seat["clockLeft"] = ClockLeft(colour) - (moving ? TurnElapsed() : 0);
+    }
+    if (s.turn > 0) {
+      seat["turn"] = s.turn;
+      seat["timeout"] =
+          s.timeout == TimeoutRule::kForfeit ? "forfeit" : "random";
+      seat["turnLeft"] = s.turn - (moving ? TurnElapsed() : 0);
+    }
+    seat["running"] = moving;
     seats.push_back(seat);
   }
   state["seats"] = seats;
@@ -593,6 +717,8 @@ json Bridge::StateLocked() const {
   state["cursor"] = game_.cursor();
   state["board"] = BoardJson(game_);
   state["event"] = event_;
+  const std::string record_line = RecordLineLocked();
+  state["recordLine"] = record_line.empty() ? json() : json(record_line);
   state["records"] = nullptr;
   if (!records_.empty()) {
     json games = json::array();
@@ -601,6 +727,78 @@ json Bridge::StateLocked() const {
     state["records"] = {{"games", games}, {"shown", record_shown_}};
   }
   return state;
+}
+
+std::string Bridge::RecordLineLocked() const {
+  const Game whole = game_.Whole();
+  if (!whole.is_over()) return "";
+  const Position& start = game_.start();
+  referee::GameRecord r;
+  r.game = 1;
+  for (size_t i = 0; i < seats_.size(); ++i) {
+    r.seats.emplace_back(
+        ColourName(ColourAt(static_cast<int>(i))),
+        seats_[i].engine >= 0 ? specs_[seats_[i].engine].name : "human");
+  }
+  r.rules = RulesString(start.rules());
+  // A game from the rules' own start needs no opening; any other start is
+  // written as its position, as the referee writes a position opening.
+  absl::StatusOr<Position> standard = Position::Start(start.rules());
+  if (!standard.ok() || PositionString(*standard) != PositionString(start)) {
+    r.opening = PositionString(start);
+  }
+  for (const PlayedMove& m : game_.moves()) {
+    r.moves.push_back({ColourName(m.colour), MoveName(m.move),
+                       std::max<int64_t>(m.ms, 0), m.random, std::nullopt});
+  }
+  const Result result = whole.result();
+  const ScoreSheet sheet = ComputeScores(whole.position());
+  for (int p = 0; p < start.num_players(); ++p) {
+    const std::string name = ColourName(ColourAt(p));
+    r.scores.emplace_back(name, sheet.score[p]);
+    if (result.winners >> p & 1) r.winners.push_back(name);
+  }
+  r.winner = r.winners.size() == 1 ? r.winners[0] : std::string("draw");
+  r.reason = "finished";
+  if (whole.resigned()) {
+    r.loser = ColourName(*whole.resigned());
+    r.reason = game_.moves().back().timeout ? "timeout" : "resign";
+  }
+  r.final_position = PositionString(whole.position());
+  return referee::RecordToJson(r);
+}
+
+std::string Bridge::RecordLine() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return RecordLineLocked();
+}
+
+json Bridge::Summary() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const Game whole = game_.Whole();
+  json seats = json::array();
+  for (size_t i = 0; i < seats_.size(); ++i) {
+    json seat = {{"colour", ColourName(ColourAt(static_cast<int>(i)))},
+                 {"kind", seats_[i].engine >= 0 ? "engine" : "human"}};
+    if (seats_[i].engine >= 0) {
+      seat["engine"] = specs_[seats_[i].engine].name;
+      seat.update(SettingsJson(seats_[i].settings));
+    }
+    seats.push_back(seat);
+  }
+  json winners = json::array();
+  if (whole.is_over()) {
+    const Result result = whole.result();
+    for (int p = 0; p < whole.position().num_players(); ++p) {
+      if (result.winners >> p & 1) winners.push_back(ColourName(ColourAt(p)));
+    }
+  }
+  return {{"seats", seats},
+          {"moves", game_.moves().size()},
+          {"turn", ColourName(whole.position().to_move())},
+          {"over", whole.is_over()},
+          {"winners", winners},
+          {"version", version_}};
 }
 
 std::string Bridge::StateJson() {

@@ -8,12 +8,16 @@
 // that reconnects sees the same game.
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -27,9 +31,15 @@ namespace wallgo::gui {
 
 using client::EngineSpec;
 
+// What the server does for a seat whose time runs out (RULES.md, Timing).
+enum class TimeoutRule { kRandom, kForfeit };
+
 struct Seat {
   int engine = -1;  // index into the engines, -1 for a person
+  // The engine's settings; the clock (main time + increment) for everyone.
   SeatSettings settings;
+  double turn = 0;  // seconds per turn, 0 = no limit
+  TimeoutRule timeout = TimeoutRule::kRandom;
 };
 
 struct BridgeOptions {
@@ -44,6 +54,11 @@ class Bridge {
   // any thread, and must not call back into the bridge.
   static absl::StatusOr<std::unique_ptr<Bridge>> Create(
       std::vector<EngineSpec> engines, BridgeOptions options, Publish publish);
+  // The same, writing the engines' standard error to `log` (shared by the
+  // games of one server).
+  static std::unique_ptr<Bridge> Create(std::vector<EngineSpec> engines,
+                                        BridgeOptions options, Publish publish,
+                                        std::shared_ptr<client::EngineLog> log);
   // Ends every engine process.
   ~Bridge();
 
@@ -52,10 +67,15 @@ class Bridge {
   absl::Status Handle(const std::string& text);
   // The whole state, as sent to a page that connects.
   std::string StateJson();
+  // A line of the games list: seats, moves, turn and result.
+  nlohmann::json Summary();
+  // The whole game as a line of `wallgo-referee` records (records.h), or ""
+  // while it is not over.
+  std::string RecordLine();
 
  private:
   Bridge(std::vector<EngineSpec> engines, BridgeOptions options,
-         Publish publish, std::unique_ptr<client::EngineLog> log);
+         Publish publish, std::shared_ptr<client::EngineLog> log);
 
   // Each handler checks everything before it changes anything.
   absl::Status NewGame(const nlohmann::json& message);
@@ -82,9 +102,19 @@ class Bridge {
   nlohmann::json StateLocked() const;
   nlohmann::json AnalysisLocked() const;
   bool EngineToMove() const;
+  std::string RecordLineLocked() const;
   // Seconds left on `colour`'s clock at the ply shown: its main time plus an
-  // increment per move, less the time its moves took.
+  // increment per move, less the time its moves took (a random turn played
+  // for it after its clock ran out starts it again at the increment).
   double ClockLeft(Colour colour) const;
+  // Whether the clocks run: the game's last position is shown and live.
+  bool Live() const;
+  double TurnElapsed() const;  // seconds since the turn to play began
+  // When the side to move runs out of time (turn or clock), if it can.
+  std::optional<std::chrono::steady_clock::time_point> Deadline() const;
+  // The timer thread: plays the timeout rule for a late seat.
+  void RunTimer();
+  void PlayTimeout();
 
   void OnMove(uint64_t token, absl::StatusOr<Move> move, int64_t ms);
   void OnAnalysis(uint64_t token, std::vector<Candidate> candidates);
@@ -93,7 +123,7 @@ class Bridge {
   const std::vector<EngineSpec> specs_;
   const BridgeOptions options_;
   const Publish publish_;
-  std::unique_ptr<client::EngineLog> log_;
+  std::shared_ptr<client::EngineLog> log_;
 
   mutable std::mutex mutex_;
   GuiGame game_;
@@ -112,6 +142,13 @@ class Bridge {
   int record_shown_ = -1;
   std::string event_;     // the last engine failure, for people
   bool closing_ = false;  // the destructor has begun: callbacks do nothing
+  // The turn at the end of the game began at `turn_started_`, after
+  // `turn_moves_` moves (-1: a new game, not yet timed).
+  std::chrono::steady_clock::time_point turn_started_;
+  int turn_moves_ = -1;
+  std::condition_variable timer_wake_;              // with mutex_
+  std::mt19937_64 random_{std::random_device{}()};  // random turns
+  std::thread timer_;
 
   // Last: they call back into the members above, so they go first.
   std::vector<std::unique_ptr<EngineWorker>> workers_;

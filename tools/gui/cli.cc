@@ -36,7 +36,12 @@ po::options_description Flags() {
       ("margin", po::value<double>()->default_value(5),
        "seconds a genmove may overrun its move time")
       ("analyze-interval", po::value<int>()->default_value(25),
-       "centiseconds between analysis reports");
+       "centiseconds between analysis reports")
+      ("max-games", po::value<int>()->default_value(8),
+       "games at once (each has its own engine processes)")
+      ("socket-timeout", po::value<double>()->default_value(30),
+       "seconds for an HTTP request or a WebSocket (closing) handshake; a "
+       "silent WebSocket is pinged, then dropped after 10 times this");
   // clang-format on
   return d;
 }
@@ -92,6 +97,17 @@ absl::StatusOr<GuiOptions> ParseGuiOptions(const std::vector<std::string>& args,
     return absl::InvalidArgumentError(
         "timeouts must be positive and --analyze-interval in 1..6000");
   }
+  o.max_games = vm["max-games"].as<int>();
+  if (o.max_games < 1 || o.max_games > 1000) {
+    return absl::InvalidArgumentError("--max-games must be in 1..1000");
+  }
+  const double socket_s = vm["socket-timeout"].as<double>();
+  if (!(socket_s >= 0.1 && socket_s <= 3600)) {
+    return absl::InvalidArgumentError("--socket-timeout must be in 0.1..3600");
+  }
+  o.socket_timeouts.handshake =
+      std::chrono::milliseconds(static_cast<int64_t>(socket_s * 1000));
+  o.socket_timeouts.idle = 10 * o.socket_timeouts.handshake;
   return o;
 }
 
@@ -107,22 +123,27 @@ int GuiMain(const std::vector<std::string>& args, const std::string& self,
     return 0;
   }
   boost::asio::io_context io;
-  absl::StatusOr<std::unique_ptr<Server>> server =
-      Server::Listen(io, options->listen, options->port);
+  absl::StatusOr<std::unique_ptr<Server>> server = Server::Listen(
+      io, options->listen, options->port, options->socket_timeouts);
   if (!server.ok()) {
     err << "wallgo-gui: " << server.status().message() << "\n";
     return 1;
   }
   Server* raw = server->get();
-  absl::StatusOr<std::unique_ptr<Bridge>> bridge = Bridge::Create(
-      options->engines, options->bridge,
-      [raw](const std::string& message) { raw->Broadcast(message); });
-  if (!bridge.ok()) {
-    err << "wallgo-gui: " << bridge.status().message() << "\n";
+  LobbyOptions lobby_options;
+  lobby_options.max_games = options->max_games;
+  lobby_options.bridge = options->bridge;
+  absl::StatusOr<std::unique_ptr<Lobby>> lobby =
+      Lobby::Create(options->engines, lobby_options,
+                    [raw](const std::string& game, const std::string& message) {
+                      raw->Broadcast(game, message);
+                    });
+  if (!lobby.ok()) {
+    err << "wallgo-gui: " << lobby.status().message() << "\n";
     return 1;
   }
-  (*server)->set_bridge(bridge->get());
-  // Ctrl-C or a kill ends the engines too: the bridge quits them below.
+  (*server)->set_lobby(lobby->get());
+  // Ctrl-C or a kill ends the engines too: the lobby quits them below.
   boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
   signals.async_wait(
       [&io](const boost::system::error_code&, int) { io.stop(); });
@@ -136,7 +157,7 @@ int GuiMain(const std::vector<std::string>& args, const std::string& self,
       err << "wallgo-gui: xdg-open failed\n";
   }
   io.run();
-  bridge->reset();
+  lobby->reset();
   out << "wallgo-gui: stopped" << std::endl;
   return 0;
 }

@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tools/gui/bridge.h"
+#include "tools/gui/lobby.h"
+#include "tools/gui/server.h"
 
 namespace wallgo::gui {
 
@@ -17,6 +18,8 @@ struct GuiOptions {
   bool open = false;
   bool help = false;
   BridgeOptions bridge;
+  int max_games = 8;
+  ServerTimeouts socket_timeouts;
 };
 
 // `args` without the program name. `self` is this program's path: without

@@ -55,14 +55,30 @@ void GuiGame::Replay() {
 }
 
 absl::Status GuiGame::Play(Move move, int64_t ms) {
+  PlayedMove played;
+  played.move = move;
+  played.ms = ms;
+  return Play(played);
+}
+
+absl::Status GuiGame::Play(const PlayedMove& played) {
   if (shown_.is_over()) return absl::FailedPreconditionError("game over");
   const Colour colour = shown_.position().to_move();
-  absl::Status played = shown_.Play(colour, move);
-  if (!played.ok()) return played;
+  absl::Status ok = shown_.Play(colour, played.move);
+  if (!ok.ok()) return ok;
   moves_.resize(cursor_);
-  moves_.push_back({colour, move, ms});
+  moves_.push_back(played);
+  moves_.back().colour = colour;
   ++cursor_;
   return absl::OkStatus();
+}
+
+Game GuiGame::Whole() const {
+  Game whole(start_);
+  for (const PlayedMove& m : moves_) {
+    whole.Play(m.colour, m.move).IgnoreError();  // checked when added
+  }
+  return whole;
 }
 
 absl::Status GuiGame::Undo() {
@@ -169,6 +185,8 @@ nlohmann::json MovesJson(const std::vector<PlayedMove>& moves) {
     nlohmann::json entry = {{"colour", ColourName(m.colour)},
                             {"move", MoveName(m.move)}};
     if (m.ms >= 0) entry["ms"] = m.ms;
+    if (m.random) entry["random"] = true;
+    if (m.timeout) entry["timeout"] = true;
     list.push_back(entry);
   }
   return list;

@@ -21,6 +21,10 @@ struct PlayedMove {
   Colour colour = Colour::kRed;
   Move move;
   int64_t ms = -1;  // thinking time, when known (engines, records)
+  // Played by the server for a seat whose time ran out: a random turn
+  // (`random`), or its resignation (`timeout`, the forfeit rule).
+  bool random = false;
+  bool timeout = false;
 };
 
 class GuiGame {
@@ -41,6 +45,10 @@ class GuiGame {
   // Plays `move` for the side to move at the cursor. Moves after the cursor
   // are dropped first ("continue from here"). Changes nothing on error.
   absl::Status Play(Move move, int64_t ms = -1);
+  // The same, with how the server played it (PlayedMove's flags).
+  absl::Status Play(const PlayedMove& played);
+  // The whole game, whatever ply is shown.
+  Game Whole() const;
   // Drops the last move and shows the end.
   absl::Status Undo();
   // Shows ply `ply` (0 = the start) without changing the moves.

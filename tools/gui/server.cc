@@ -21,26 +21,75 @@ using tcp = asio::ip::tcp;
 // Big enough for a records file of a long match.
 constexpr size_t kMaxMessage = 32 << 20;
 
+namespace {
+
+// The query parameter `key` of a request target ("/ws?game=x&seat=y").
+std::string QueryParameter(std::string_view target, std::string_view key) {
+  const size_t q = target.find('?');
+  if (q == std::string_view::npos) return "";
+  std::string_view query = target.substr(q + 1);
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    const size_t eq = pair.find('=');
+    if (eq != std::string_view::npos && pair.substr(0, eq) == key) {
+      return std::string(pair.substr(eq + 1));
+    }
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return "";
+}
+
+std::string ErrorJson(const std::string& type, absl::string_view message) {
+  return nlohmann::json{{"type", type}, {"message", std::string(message)}}
+      .dump();
+}
+
+}  // namespace
+
 class WsSession : public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(tcp::socket socket, Server& server)
-      : ws_(std::move(socket)), server_(server) {
+  // `game` is "" for the games list.
+  WsSession(beast::tcp_stream stream, Server& server, std::string game)
+      : ws_(std::move(stream)), server_(server), game_(std::move(game)) {
     ws_.read_message_max(kMaxMessage);
+    websocket::stream_base::timeout timeout;
+    timeout.handshake_timeout = server_.timeouts().handshake;
+    timeout.idle_timeout = server_.timeouts().idle;
+    timeout.keep_alive_pings = true;
+    ws_.set_option(timeout);
   }
 
+  const std::string& game() const { return game_; }
+
   void Start(http::request<http::string_body> request) {
-    ws_.async_accept(request,
-                     [self = shared_from_this()](beast::error_code ec) {
-                       if (ec) return;
-                       self->server_.Join(self);
-                       if (self->server_.bridge() != nullptr) {
-                         self->Send(self->server_.bridge()->StateJson());
-                       }
-                       self->Read();
-                     });
+    // The handshake has its own timeout from here on.
+    beast::get_lowest_layer(ws_).expires_never();
+    ws_.async_accept(
+        request, [self = shared_from_this()](beast::error_code ec) {
+          if (ec) return;
+          self->server_.Join(self);
+          if (!self->game_.empty()) {
+            absl::StatusOr<std::shared_ptr<Bridge>> bridge =
+                self->server_.lobby()->Open(self->game_);
+            if (!bridge.ok()) {
+              // The page says why (e.g. the --max-games limit) and stays.
+              self->Send(ErrorJson("refused", bridge.status().message()));
+            } else {
+              self->bridge_ = *bridge;
+              self->Send(self->bridge_->StateJson());
+            }
+          } else {
+            self->Send(self->server_.lobby()->List().dump());
+          }
+          self->Read();
+        });
   }
 
   void Send(std::string message) {
+    // A closed game's pages stop driving it.
+    if (message == kClosedMessage) bridge_.reset();
     queue_.push_back(std::move(message));
     if (queue_.size() == 1) Write();
   }
@@ -52,14 +101,38 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
       if (ec) return self->server_.Leave(self.get());
       const std::string text = beast::buffers_to_string(self->buffer_.data());
       self->buffer_.consume(self->buffer_.size());
-      const absl::Status done = self->server_.bridge()->Handle(text);
-      if (!done.ok()) {
-        self->Send(nlohmann::json{{"type", "error"},
-                                  {"message", std::string(done.message())}}
-                       .dump());
-      }
+      const absl::Status done = self->Handle(text);
+      if (!done.ok()) self->Send(ErrorJson("error", done.message()));
       self->Read();
     });
+  }
+
+  absl::Status Handle(const std::string& text) {
+    if (bridge_ != nullptr) return bridge_->Handle(text);
+    if (!game_.empty()) {
+      return absl::FailedPreconditionError("this page has no game: reload it");
+    }
+    // The games list: {"type":"games"} lists, {"type":"close","game":N}
+    // ends a game.
+    const nlohmann::json message =
+        nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!message.is_object() || !message.contains("type")) {
+      return absl::InvalidArgumentError("a message must be a JSON object");
+    }
+    if (message["type"] == "games") {
+      Send(server_.lobby()->List().dump());
+      return absl::OkStatus();
+    }
+    if (message["type"] == "close" && message.contains("game") &&
+        message["game"].is_string()) {
+      absl::Status closed =
+          server_.lobby()->Close(message["game"].get<std::string>());
+      if (closed.ok()) Send(server_.lobby()->List().dump());
+      return closed;
+    }
+    return absl::InvalidArgumentError(
+        "the games list takes {\"type\":\"games\"} and "
+        "{\"type\":\"close\",\"game\":NAME}");
   }
 
   void Write() {
@@ -72,8 +145,10 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
                     });
   }
 
-  websocket::stream<tcp::socket> ws_;
+  websocket::stream<beast::tcp_stream> ws_;
   Server& server_;
+  const std::string game_;
+  std::shared_ptr<Bridge> bridge_;
   beast::flat_buffer buffer_;
   std::deque<std::string> queue_;
 };
@@ -83,11 +158,12 @@ namespace {
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   HttpSession(tcp::socket socket, Server& server)
-      : socket_(std::move(socket)), server_(server) {}
+      : stream_(std::move(socket)), server_(server) {}
 
   void Read() {
     request_ = {};
-    http::async_read(socket_, buffer_, request_,
+    stream_.expires_after(server_.timeouts().handshake);
+    http::async_read(stream_, buffer_, request_,
                      [self = shared_from_this()](beast::error_code ec, size_t) {
                        if (!ec) self->Serve();
                      });
@@ -101,8 +177,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return Respond(http::status::forbidden,
                      "cross-origin WebSocket refused\n");
     }
-    if (websocket::is_upgrade(request_) && request_.target() == "/ws") {
-      std::make_shared<WsSession>(std::move(socket_), server_)
+    std::string_view target(request_.target().data(), request_.target().size());
+    if (websocket::is_upgrade(request_) &&
+        target.substr(0, target.find('?')) == "/ws") {
+      std::string game = QueryParameter(target, "game");
+      if (!game.empty() && !Lobby::ValidName(game)) {
+        return Respond(http::status::not_found, "no such game\n");
+      }
+      std::make_shared<WsSession>(std::move(stream_), server_, std::move(game))
           ->Start(std::move(request_));
       return;
     }
@@ -110,8 +192,14 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     response->version(request_.version());
     response->keep_alive(request_.keep_alive());
     response->set(http::field::server, "wallgo-gui");
-    std::string_view target(request_.target().data(), request_.target().size());
     target = target.substr(0, target.find('?'));
+    // The games list at /, every game's page at /game/NAME.
+    if (target == "/") target = "/lobby.html";
+    constexpr std::string_view kGame = "/game/";
+    if (target.substr(0, kGame.size()) == kGame) {
+      target = Lobby::ValidName(target.substr(kGame.size())) ? "/index.html"
+                                                             : "/no-such-page";
+    }
     const WebAsset* asset = FindAsset(target);
     if (request_.method() != http::verb::get &&
         request_.method() != http::verb::head) {
@@ -154,18 +242,19 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void Send(std::shared_ptr<http::response<http::string_body>> response) {
     response->prepare_payload();
     http::async_write(
-        socket_, *response,
+        stream_, *response,
         [self = shared_from_this(), response](beast::error_code ec, size_t) {
           if (ec || !response->keep_alive()) {
             beast::error_code ignored;
-            self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
+            self->stream_.socket().shutdown(tcp::socket::shutdown_send,
+                                            ignored);
             return;
           }
           self->Read();
         });
   }
 
-  tcp::socket socket_;
+  beast::tcp_stream stream_;
   Server& server_;
   beast::flat_buffer buffer_;
   http::request<http::string_body> request_;
@@ -174,7 +263,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Listen(
-    asio::io_context& io, const std::string& address, int port) {
+    asio::io_context& io, const std::string& address, int port,
+    ServerTimeouts timeouts) {
   beast::error_code ec;
   const asio::ip::address ip = asio::ip::make_address(address, ec);
   if (ec)
@@ -189,13 +279,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Listen(
     return absl::UnavailableError(absl::StrCat("cannot listen on ", address,
                                                ":", port, ": ", ec.message()));
   }
-  std::unique_ptr<Server> server(new Server(io, std::move(acceptor)));
+  std::unique_ptr<Server> server(new Server(io, std::move(acceptor), timeouts));
   server->Accept();
   return server;
 }
 
-Server::Server(asio::io_context& io, tcp::acceptor acceptor)
-    : io_(io), acceptor_(std::move(acceptor)) {
+Server::Server(asio::io_context& io, tcp::acceptor acceptor,
+               ServerTimeouts timeouts)
+    : io_(io), acceptor_(std::move(acceptor)), timeouts_(timeouts) {
   port_ = acceptor_.local_endpoint().port();
 }
 
@@ -208,9 +299,11 @@ void Server::Accept() {
   });
 }
 
-void Server::Broadcast(std::string message) {
-  asio::post(io_, [this, message = std::move(message)] {
-    for (const auto& session : sessions_) session->Send(message);
+void Server::Broadcast(std::string game, std::string message) {
+  asio::post(io_, [this, game = std::move(game), message = std::move(message)] {
+    for (const auto& session : sessions_) {
+      if (session->game() == game) session->Send(message);
+    }
   });
 }
 

@@ -1,46 +1,61 @@
-// The GUI's web server on Boost.Beast: the page's files over HTTP and one
-// WebSocket per page at /ws, all on one thread (one io_context). Messages
-// from a page go to the bridge; a bad one gets {"type":"error"} back on
-// that socket only. The bridge's messages go to every page.
+// The GUI's web server on Boost.Beast: the games list at /, a game's page at
+// /game/NAME, the page's files, and one WebSocket per page at /ws (the games
+// list) or /ws?game=NAME (a game), all on one thread (one io_context).
+// Messages from a game's page go to that game's bridge; a bad one gets
+// {"type":"error"} back on that socket only. A game's messages go to its
+// pages only. Every socket has timeouts: a client that stops answering, or
+// sends a close frame and never closes its socket, is dropped.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <set>
 #include <string>
 
 #include "boost/asio/io_context.hpp"
 #include "boost/asio/ip/tcp.hpp"
-#include "tools/gui/bridge.h"
+#include "tools/gui/lobby.h"
 
 namespace wallgo::gui {
 
 class WsSession;
 
+struct ServerTimeouts {
+  // An HTTP request, a WebSocket handshake or a closing handshake.
+  std::chrono::milliseconds handshake{std::chrono::seconds(30)};
+  // A WebSocket with no traffic (the server pings it halfway).
+  std::chrono::milliseconds idle{std::chrono::seconds(300)};
+};
+
 class Server {
  public:
   // Listens on `address`:`port` (0 = any free port).
   static absl::StatusOr<std::unique_ptr<Server>> Listen(
-      boost::asio::io_context& io, const std::string& address, int port);
+      boost::asio::io_context& io, const std::string& address, int port,
+      ServerTimeouts timeouts = {});
   ~Server();
   int port() const { return port_; }
-  // Set before Run; the bridge must outlive the io_context's run.
-  void set_bridge(Bridge* bridge) { bridge_ = bridge; }
-  // Sends `message` to every page; callable from any thread.
-  void Broadcast(std::string message);
+  // Set before Run; the lobby must outlive the io_context's run.
+  void set_lobby(Lobby* lobby) { lobby_ = lobby; }
+  // Sends `message` to every page of game `game`; callable from any thread.
+  void Broadcast(std::string game, std::string message);
 
   // Used by the sessions, on the io thread.
   void Join(const std::shared_ptr<WsSession>& session);
   void Leave(WsSession* session);
-  Bridge* bridge() const { return bridge_; }
+  Lobby* lobby() const { return lobby_; }
+  const ServerTimeouts& timeouts() const { return timeouts_; }
 
  private:
-  Server(boost::asio::io_context& io, boost::asio::ip::tcp::acceptor acceptor);
+  Server(boost::asio::io_context& io, boost::asio::ip::tcp::acceptor acceptor,
+         ServerTimeouts timeouts);
   void Accept();
 
   boost::asio::io_context& io_;
   boost::asio::ip::tcp::acceptor acceptor_;
+  const ServerTimeouts timeouts_;
   int port_ = 0;
-  Bridge* bridge_ = nullptr;
+  Lobby* lobby_ = nullptr;
   std::set<std::shared_ptr<WsSession>> sessions_;
 };
 

@@ -20,6 +20,8 @@
 #include "tools/gui/cli.h"
 #include "tools/gui/engine_worker.h"
 #include "tools/gui/gui_game.h"
+#include "tools/gui/lobby.h"
+#include "tools/referee/records.h"
 
 namespace wallgo::gui {
 namespace {
@@ -405,6 +407,121 @@ TEST_F(BridgeTest, RecordsAreLoadedAndShown) {
   EXPECT_FALSE(Send({{"type", "record"}, {"index", 2}}).ok());
 }
 
+TEST_F(BridgeTest, AFinishedGameIsARecordsLineThatLoadsBack) {
+  Make({""});
+  ASSERT_TRUE(Send({{"type", "new"},
+                    {"seats", {{{"kind", "human"}}, {{"kind", "human"}}}}})
+                  .ok());
+  for (const char* token : {"d4", "c3", "e5", "a1", "b2b3n"}) {
+    ASSERT_TRUE(Send({{"type", "move"}, {"move", token}}).ok()) << token;
+  }
+  EXPECT_TRUE(State()["recordLine"].is_null());  // not over yet
+  ASSERT_TRUE(Send({{"type", "resign"}}).ok());
+  const std::string line = State()["recordLine"];
+  const json record = json::parse(line);
+  EXPECT_EQ(record["reason"], "resign");
+  EXPECT_EQ(record["loser"], "blue");
+  EXPECT_EQ(record["winner"], "red");
+  EXPECT_EQ(record["seats"], json({{"red", "human"}, {"blue", "human"}}));
+  EXPECT_EQ(record["moves"].size(), 6u);
+  // The referee's own reader takes it, and the GUI shows it again.
+  ASSERT_TRUE(referee::RecordFromJson(line).ok());
+  const std::string final_position = State()["board"]["position"];
+  ASSERT_TRUE(Send({{"type", "records"}, {"text", line + "\n"}}).ok());
+  ASSERT_TRUE(Send({{"type", "goto"}, {"ply", 5}}).ok());
+  EXPECT_EQ(State()["board"]["position"], final_position);
+}
+
+TEST_F(BridgeTest, TheServerPlaysTheTimeoutRuleForALateSeat) {
+  Make({""});
+  // Red gets a random turn when late, blue loses; both have a 1 s turn.
+  ASSERT_TRUE(Send({{"type", "new"},
+                    {"seats",
+                     {{{"kind", "human"}, {"turn", 1}, {"timeout", "random"}},
+                      {{"kind", "human"},
+                       {"turn", 1},
+                       {"timeout", "forfeit"},
+                       {"clock", 600},
+                       {"increment", 2}}}}})
+                  .ok());
+  const json start = State();
+  EXPECT_EQ(start["seats"][0]["turn"], 1);
+  EXPECT_EQ(start["seats"][0]["timeout"], "random");
+  EXPECT_TRUE(start["seats"][0]["running"].get<bool>());
+  EXPECT_LE(start["seats"][0]["turnLeft"].get<double>(), 1);
+  EXPECT_FALSE(start["seats"][1]["running"].get<bool>());
+  EXPECT_EQ(start["seats"][1]["clockLeft"], 600);
+  const auto started = std::chrono::steady_clock::now();
+  const json over = WaitForState(
+      [](const json& s) { return s["board"]["phase"] == "finished"; },
+      "both timeouts");
+  EXPECT_GE(std::chrono::steady_clock::now() - started,
+            std::chrono::milliseconds(1900));
+  ASSERT_EQ(over["moves"].size(), 2u);
+  EXPECT_TRUE(over["moves"][0]["random"].get<bool>());
+  EXPECT_GE(over["moves"][0]["ms"].get<int>(), 1000);
+  EXPECT_EQ(over["moves"][1]["move"], "resign");
+  EXPECT_TRUE(over["moves"][1]["timeout"].get<bool>());
+  EXPECT_EQ(over["board"]["result"]["winners"], json({"red"}));
+  EXPECT_TRUE(absl::StrContains(over["event"].get<std::string>(),
+                                "blue ran out of time"));
+  const json record = json::parse(over["recordLine"].get<std::string>());
+  EXPECT_EQ(record["reason"], "timeout");
+  EXPECT_EQ(record["loser"], "blue");
+  EXPECT_TRUE(record["moves"][0]["random"].get<bool>());
+  // Blue's clock paid for the turn it lost on, and nothing more ticks.
+  EXPECT_NEAR(over["seats"][1]["clockLeft"].get<double>(),
+              602 - over["moves"][1]["ms"].get<double>() / 1000, 1e-6);
+  EXPECT_FALSE(over["seats"][1]["running"].get<bool>());
+  // A bad time is refused like any bad seat.
+  EXPECT_FALSE(
+      Send({{"type", "seats"},
+            {"seats",
+             {{{"kind", "human"}, {"timeout", "later"}}, {{"kind", "human"}}}}})
+          .ok());
+}
+
+TEST(LobbyTest, GamesByNameUpToTheLimit) {
+  std::mutex mutex;
+  std::map<std::string, int> published;
+  LobbyOptions options;
+  options.max_games = 2;
+  auto lobby = Lobby::Create({{"mock", MOCK_ENGINE}}, options,
+                             [&](const std::string& game, const std::string&) {
+                               std::lock_guard<std::mutex> lock(mutex);
+                               ++published[game];
+                             });
+  ASSERT_TRUE(lobby.ok()) << lobby.status();
+  EXPECT_FALSE((*lobby)->Open("../etc").ok());
+  EXPECT_FALSE((*lobby)->Open("").ok());
+  auto a = (*lobby)->Open("friday");
+  auto b = (*lobby)->Open("saturday");
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->get(), (*lobby)->Open("friday")->get());  // the same game
+  const auto third = (*lobby)->Open("sunday");
+  ASSERT_FALSE(third.ok());
+  EXPECT_TRUE(absl::StrContains(third.status().message(), "--max-games 2"))
+      << third.status();
+  // Each game's messages go to its own pages only.
+  ASSERT_TRUE(
+      (*a)->Handle(
+              R"({"type":"seats","seats":[{"kind":"human"},{"kind":"human"}]})")
+          .ok());
+  ASSERT_TRUE((*a)->Handle(R"({"type":"move","move":"d4"})").ok());
+  const json list = (*lobby)->List();
+  ASSERT_EQ(list["games"].size(), 2u);
+  EXPECT_EQ(list["games"][0]["name"], "friday");
+  EXPECT_EQ(list["games"][0]["moves"], 1);
+  EXPECT_EQ(list["games"][1]["moves"], 0);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    EXPECT_GE(published["friday"], 2);
+  }
+  ASSERT_TRUE((*lobby)->Close("saturday").ok());
+  EXPECT_FALSE((*lobby)->Close("saturday").ok());
+  EXPECT_TRUE((*lobby)->Open("sunday").ok());
+}
+
 TEST(GuiCliTest, OptionsAndErrors) {
   const auto defaults = ParseGuiOptions({}, "/opt/wallgo/bin/wallgo-gui");
   ASSERT_TRUE(defaults.ok());
@@ -422,6 +539,8 @@ TEST(GuiCliTest, OptionsAndErrors) {
   EXPECT_FALSE(ParseGuiOptions({"--port", "70000"}, "g").ok());
   EXPECT_FALSE(ParseGuiOptions({"--bogus"}, "g").ok());
   EXPECT_FALSE(ParseGuiOptions({"--margin", "-1"}, "g").ok());
+  EXPECT_EQ(defaults->max_games, 8);
+  EXPECT_FALSE(ParseGuiOptions({"--max-games", "0"}, "g").ok());
   std::ostringstream out, err;
   EXPECT_EQ(GuiMain({"--port", "x"}, "g", out, err), 2);
   EXPECT_TRUE(absl::StrContains(err.str(), "Usage: wallgo-gui"));

@@ -4,7 +4,7 @@ by chromium-driver through python3-selenium, headless, on a free port.
 
   browser_test.py TEST --bin DIR --shots DIR [--docs-image FILE]
 
-TEST is one of: full_game, three_players, record, analysis, recover. Each
+TEST is one of: full_game, three_players, record, analysis, recover, games. Each
 starts its own wallgo-gui (and engines), drives the page only by clicks and
 keys like a person, checks what the page shows, and saves screenshots.
 """
@@ -49,10 +49,10 @@ def check(condition, message):
 class Gui:
     """A wallgo-gui process and a headless chromium on its page."""
 
-    def __init__(self, args, engines, shots):
+    def __init__(self, args, engines, shots, game="test", flags=()):
         self.args = args
         self.shots = shots
-        command = [os.path.join(args.bin, "wallgo-gui"), "--port", "0"]
+        command = [os.path.join(args.bin, "wallgo-gui"), "--port", "0", *flags]
         for engine in engines:
             command += ["--engine", engine]
         self.log = tempfile.NamedTemporaryFile("w+", suffix=".log")
@@ -63,6 +63,7 @@ class Gui:
             self.process.kill()
             raise Failure(f"wallgo-gui printed no URL: {line!r}")
         self.url = match.group(1)
+        self.root = self.url.rstrip("/")
         options = Options()
         for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
                      "--disable-dev-shm-usage"):
@@ -70,9 +71,14 @@ class Gui:
         options.binary_location = "/usr/bin/chromium"
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         started = time.time()
-        self.driver.get(self.url)
-        wait("the first board", lambda: self.js("return document.body.dataset.ready === 'true'"))
+        self.open(f"/game/{game}")
         self.load_s = time.time() - started
+
+    def open(self, path):
+        """Opens a page of this server (a game's or the games list) in the
+        current tab and waits until it has drawn its first state."""
+        self.driver.get(self.root + path)
+        wait(f"the page {path}", lambda: self.js("return document.body.dataset.ready === 'true'"))
 
     def close(self):
         try:
@@ -402,6 +408,57 @@ def test_recover(args):
     finally:
         gui.close()
     wait("no engine left after the server stops", lambda: not pid_alive(engine_pid), 10)
+
+
+def test_games(args):
+    """Two tabs on two game URLs play two different games at once; each
+    follows only its own game, which survives a reload; the games list shows
+    both; past --max-games a new name gets a clear message."""
+    gui = Gui(args, [wallgo(args)], args.shots, game="alpha", flags=["--max-games", "2"])
+    try:
+        first = gui.driver.current_window_handle
+        gui.play_by_clicks()
+        wait("wallgo's reply in alpha", lambda: len(gui.state()["moves"]) >= 3, 20)
+        gui.driver.switch_to.new_window("tab")
+        gui.open("/game/beta")
+        check(gui.js("return window.wallgo.game") == "beta", "the second tab is on beta")
+        check(gui.state()["moves"] == [], "beta is a new game")
+        before = gui.version()
+        gui.css("[data-move-input]")[0].send_keys("a7\n")
+        gui.wait_change(before, "a move in beta")
+        beta = gui.state()
+        check(beta["moves"][0]["move"] == "a7", "beta's own move")
+        gui.driver.switch_to.window(first)
+        alpha = gui.state()
+        check(alpha["moves"][0]["move"] != "a7", "alpha did not get beta's move")
+        check(all(m["move"] != "a7" or i > 0 for i, m in enumerate(alpha["moves"])), "alpha kept its moves")
+        moves = [m["move"] for m in alpha["moves"]]
+        gui.driver.refresh()
+        wait("alpha again after a reload", lambda: gui.js("return document.body.dataset.ready === 'true'"))
+        check([m["move"] for m in gui.state()["moves"]][:len(moves)] == moves, "alpha survives a reload")
+        # The games list.
+        gui.open("/")
+        wait("both games listed", lambda: len(gui.css("[data-game]")) == 2, 10)
+        rows = {e.get_attribute("data-game"): e.text for e in gui.css("[data-game]")}
+        check(set(rows) == {"alpha", "beta"}, f"listed {rows}")
+        gui.shot("games_list.png")
+        if args.docs_image:
+            gui.driver.save_screenshot(args.docs_image)
+        # A third game is one too many.
+        gui.driver.get(gui.root + "/game/gamma")
+        wait("the refusal", lambda: gui.js("return document.body.dataset.refused === 'refused'"), 10)
+        text = gui.css("[data-event]")[0].text
+        check("--max-games 2" in text, f"the limit is explained: {text}")
+        # Closing beta from the games list makes room.
+        gui.open("/")
+        wait("the rows", lambda: gui.css("button[data-close=beta]"), 10)
+        gui.js("window.confirm = () => true")
+        gui.click("button[data-close=beta]")
+        wait("beta closed", lambda: len(gui.css("[data-game]")) == 1, 10)
+        gui.open("/game/gamma")
+        check(gui.state()["moves"] == [], "gamma opens once there is room")
+    finally:
+        gui.close()
 
 
 TESTS = {name[5:]: f for name, f in globals().items() if name.startswith("test_")}

@@ -36,7 +36,7 @@ def websocket_first_message(port):
     """The first message on ws://127.0.0.1:PORT/ws (a minimal client)."""
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
     key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+    s.sendall((f"GET /ws?game=install HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
     data = b""
     while b"\r\n\r\n" not in data:
@@ -71,8 +71,10 @@ def check_installed(bin_dir):
         try:
             port = int(re.search(r":(\d+)/", gui.stdout.readline()).group(1))
             opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-            page = opener.open(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+            page = opener.open(f"http://127.0.0.1:{port}/game/install", timeout=10).read().decode()
             assert "data-position" in page and "app.js" in page, page[:200]
+            lobby = opener.open(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+            assert "data-games" in lobby, lobby[:200]
             script = opener.open(f"http://127.0.0.1:{port}/board.js", timeout=10).read().decode()
             assert "data-cell" in script
             deadline = time.time() + 30  # wallgo clears its hash table first

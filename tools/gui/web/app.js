@@ -1,8 +1,11 @@
 // The page: one WebSocket to wallgo-gui, which owns the game. Every change
 // comes back as a whole "state" message (or an "analysis" update), and the
 // page redraws from it, so a page that reconnects shows the same game.
-import { drawBoard, parseToken, LETTERS } from './board.js';
-import { drawGraph } from './graph.js';
+import { drawBoard, parseToken, LETTERS } from '/board.js';
+import { drawGraph } from '/graph.js';
+
+// This page's game: /game/NAME (the server creates it on first use).
+const gameName = decodeURIComponent(location.pathname.replace(/^\/game\//, '').replace(/\/$/, '')) || 'main';
 
 const $ = (id) => document.getElementById(id);
 const svg = $('board');
@@ -12,6 +15,7 @@ let input = { selected: null, dest: null };
 let preview = null;       // a principal variation shown on hover
 let errorTimer = null;
 let retryMs = 250;
+let refused = false;      // the server has no game for this page
 let styleText = '';
 // Measurements for docs/gui.md: page load to first board, and the delay
 // from a click to the engine's reply being drawn minus the engine's time.
@@ -24,11 +28,12 @@ function send(message) {
 }
 
 function connect() {
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(gameName)}`;
   socket = new WebSocket(url);
   setConnection('connecting');
   socket.onopen = () => { retryMs = 250; setConnection('open'); };
   socket.onclose = () => {
+    if (refused) return;
     setConnection('closed');
     setTimeout(connect, retryMs);
     retryMs = Math.min(retryMs * 2, 4000);
@@ -42,6 +47,18 @@ function connect() {
       renderBoard();
       renderAnalysis();
     } else if (message.type === 'error') showError(message.message);
+    else if (message.type === 'refused' || message.type === 'closed') {
+      // No game for this page (the server's --max-games, or closed): say
+      // so for good, with the way back to the games list.
+      refused = true;
+      socket.close();
+      document.body.dataset.refused = message.type;
+      const e = $('event');
+      e.hidden = false;
+      e.dataset.error = message.message;
+      e.innerHTML = `${escapeHtml(message.message)} — <a href="/">games</a>`;
+      setConnection('closed');
+    }
   };
 }
 
@@ -100,6 +117,7 @@ function render() {
   $('position').textContent = state.board.position;
   $('pass').hidden = !(inputEnabled() && state.board.legal.includes('pass'));
   $('analysis-toggle').checked = state.analysis.on;
+  $('export-record').hidden = !state.recordLine;
 }
 
 function renderBoard() {
@@ -346,6 +364,10 @@ const actions = {
   'import-moves': () => send({ type: 'moves', moves: $('io-text').value.trim() }),
   'export-position': () => copy(state.board.position),
   'export-moves': () => copy(state.moves.map((m) => m.move).join(' ')),
+  'export-record': () => {
+    copy(state.recordLine);
+    download(`wallgo-${gameName}.jsonl`, new Blob([state.recordLine + '\n'], { type: 'application/x-ndjson' }));
+  },
   'export-svg': () => download('wallgo-board.svg', new Blob([boardSvgText()], { type: 'image/svg+xml' })),
   'export-png': () => {
     const image = new Image();
@@ -438,7 +460,9 @@ $('new-game').addEventListener('submit', (event) => {
 });
 
 // For automation and the browser tests: the last state and the socket.
-window.wallgo = { state: () => state, socket: () => socket, svgText: () => boardSvgText() };
+window.wallgo = { state: () => state, socket: () => socket, svgText: () => boardSvgText(), game: gameName };
 
-fetch('style.css').then((r) => r.text()).then((t) => { styleText = t; }).catch(() => {});
+$('game-name').textContent = gameName;
+document.title = `${gameName} · wallgo-gui`;
+fetch('/style.css').then((r) => r.text()).then((t) => { styleText = t; }).catch(() => {});
 connect();
