@@ -4,7 +4,7 @@ by chromium-driver through python3-selenium, headless, on a free port.
 
   browser_test.py TEST --bin DIR --shots DIR [--docs-image FILE]
 
-TEST is one of: full_game, three_players, record, analysis, recover, games. Each
+TEST is one of: full_game, three_players, record, analysis, recover, games, timer. Each
 starts its own wallgo-gui (and engines), drives the page only by clicks and
 keys like a person, checks what the page shows, and saves screenshots.
 """
@@ -457,6 +457,45 @@ def test_games(args):
         wait("beta closed", lambda: len(gui.css("[data-game]")) == 1, 10)
         gui.open("/game/gamma")
         check(gui.state()["moves"] == [], "gamma opens once there is room")
+    finally:
+        gui.close()
+
+
+def test_timer(args):
+    """A person's turn runs out: the countdown warns in its last 10 s, a
+    reload does not give the time back, and the server plays the rule's
+    penalty (a random turn) for the late player."""
+    gui = Gui(args, [wallgo(args)], args.shots)
+    try:
+        gui.css("#new-game-panel summary")[0].click()
+        Select(gui.css("select[name=seat-blue]")[0]).select_by_value("human")
+        gui.click("[data-action=show-rules]")
+        check(gui.css("input[name=turn-blue]")[0].get_attribute("value") == "90", "show rules sets 90 s")
+        turn = gui.css("input[name=turn-red]")[0]
+        turn.clear()
+        turn.send_keys("4")
+        gui.css("input[name=clock-red]")[0].send_keys("300")
+        before = gui.version()
+        gui.click("[data-action=new-game]")
+        gui.wait_change(before, "the timed game")
+        s = gui.state()
+        check(s["seats"][0]["turn"] == 4 and s["seats"][1]["turn"] == 90, f"turns {s['seats']}")
+        wait("red's countdown warning", lambda: gui.css("[data-turn-clock=red][data-warning]"), 5)
+        check(gui.css("[data-clock=red]"), "red's main clock beside the turn clock")
+        check(not gui.css("[data-turn-clock=blue][data-warning]"), "blue is not warned")
+        time.sleep(1)
+        gui.driver.refresh()
+        wait("the page again", lambda: gui.js("return document.body.dataset.ready === 'true'"))
+        left = gui.state()["seats"][0]["turnLeft"]
+        check(left < 3.2, f"the reload gave the time back: {left} s left of 4")
+        shown = gui.css("[data-turn-clock=red]")[0].text
+        gui.shot("timer_running.png")
+        wait("the timeout's random turn", lambda: len(gui.state()["moves"]) == 1, 8)
+        s = gui.state()
+        check(s["moves"][0]["colour"] == "red" and s["moves"][0].get("random"), f"the penalty: {s['moves']}")
+        check("red" in gui.css("[data-event]")[0].text, "the page says who ran out of time")
+        check(s["seats"][1]["running"] and not gui.css("[data-turn-clock=red][data-warning]"), "blue's turn now")
+        print(f"turn clock after a reload: {shown}; penalty {s['moves'][0]['move']}")
     finally:
         gui.close()
 

@@ -81,7 +81,9 @@ function onState(next) {
   if (!state || next.version !== state.version) { input = { selected: null, dest: null }; preview = null; }
   const firstState = !state;
   state = next;
+  stateAt = performance.now();
   render();
+  tickClocks();
   if (firstState) {
     metrics.loadMs = performance.now();
     document.body.dataset.ready = 'true';
@@ -153,14 +155,38 @@ function renderStatus() {
     const breakers = c in b.breakersLeft ? ` · breakers ${b.breakersLeft[c]}` : '';
     const seat = seatOf(c);
     const who = seat.kind === 'engine' ? escapeHtml(seat.engine) : 'human';
-    const clock = seat.clockLeft !== undefined
-      ? ` <span class="clock" data-clock="${c}">clock ${formatClock(seat.clockLeft)}</span>` : '';
+    const clock = (seat.clockLeft !== undefined
+      ? ` <span class="clock" data-clock="${c}">clock ${formatClock(seat.clockLeft)}</span>` : '') +
+      (seat.turnLeft !== undefined
+        ? ` <span class="turn-clock" data-turn-clock="${c}" title="time for this turn (${seat.timeout})">turn ${formatClock(seat.turnLeft)}</span>` : '');
     return `<div class="score-row${c === b.turn && b.phase !== 'finished' ? ' to-move' : ''}" data-score="${c}">
       ${colourName(c)} <small>${who}</small> <b data-score-value="${c}">${b.scores[c]}</b>
       <small>walls ${walls}${breakers}</small>${clock}</div>`;
   });
   $('scores').innerHTML = rows.join('');
 }
+
+// The server sends the time left as each state leaves it; between states
+// the page counts down the running seat's clocks itself.
+let stateAt = performance.now();
+function tickClocks() {
+  if (!state) return;
+  const gone = (performance.now() - stateAt) / 1000;
+  for (const seat of state.seats) {
+    const running = seat.running ? gone : 0;
+    const clock = document.querySelector(`[data-clock="${seat.colour}"]`);
+    if (clock && seat.clockLeft !== undefined) clock.textContent = `clock ${formatClock(seat.clockLeft - running)}`;
+    const turn = document.querySelector(`[data-turn-clock="${seat.colour}"]`);
+    if (turn && seat.turnLeft !== undefined) {
+      const left = seat.turnLeft - running;
+      turn.textContent = `turn ${formatClock(left)}`;
+      turn.dataset.running = String(!!seat.running);
+      const warn = seat.running && (left <= 10 || (seat.clockLeft !== undefined && seat.clockLeft - running <= 10));
+      if (warn) turn.dataset.warning = 'true'; else delete turn.dataset.warning;
+    }
+  }
+}
+setInterval(tickClocks, 100);
 
 function formatClock(seconds) {
   const s = Math.max(0, seconds);
@@ -356,6 +382,13 @@ function boardSvgText() {
 }
 
 const actions = {
+  // The printed rules' timing: 90 s a turn, a random turn for a late player.
+  'show-rules': () => {
+    for (const row of $('seat-rows').querySelectorAll('.seat-row')) {
+      row.querySelector(`[name=turn-${row.dataset.seat}]`).value = '90';
+      row.querySelector(`[name=timeout-${row.dataset.seat}]`).value = 'random';
+    }
+  },
   'set-seats': () => send({ type: 'seats', seats: seatsFromForm() }),
   undo: () => send({ type: 'undo' }),
   resign: () => send({ type: 'resign' }),
@@ -416,11 +449,17 @@ function renderSeatRows() {
       <label>level <input name="level-${colour}" type="number" min="1" max="10" placeholder="—" size="3"></label>
       <label>s/move <input name="movetime-${colour}" type="number" min="0" step="0.1" placeholder="—" size="4"></label>
       <label>clock s <input name="clock-${colour}" type="number" min="1" step="1" placeholder="—" size="4"></label>
-      <label>+ s <input name="increment-${colour}" type="number" min="0" step="0.1" placeholder="0" size="3"></label>`;
+      <label>+ s <input name="increment-${colour}" type="number" min="0" step="0.1" placeholder="0" size="3"></label>
+      <label>turn s <input name="turn-${colour}" type="number" min="1" step="1" placeholder="—" size="3"></label>
+      <label>late <select name="timeout-${colour}"><option value="random">random turn</option><option value="forfeit">forfeit</option></select></label>`;
     rows.appendChild(row);
     row.querySelector('select').value = chosen;
     if (current && current.level) row.querySelector(`[name=level-${colour}]`).value = current.level;
     if (current && current.movetime !== undefined) row.querySelector(`[name=movetime-${colour}]`).value = current.movetime;
+    if (current && current.clock !== undefined) row.querySelector(`[name=clock-${colour}]`).value = current.clock;
+    if (current && current.increment) row.querySelector(`[name=increment-${colour}]`).value = current.increment;
+    if (current && current.turn !== undefined) row.querySelector(`[name=turn-${colour}]`).value = current.turn;
+    if (current && current.timeout) row.querySelector(`[name=timeout-${colour}]`).value = current.timeout;
   });
   const setup = form.elements.setup;
   // RULES.md's defaults for the player count: breakers with 3-4 players.
@@ -435,16 +474,19 @@ function seatsFromForm() {
   return [...$('seat-rows').querySelectorAll('.seat-row')].map((row) => {
     const colour = row.dataset.seat;
     const choice = row.querySelector('select').value;
-    if (choice === 'human') return { kind: 'human' };
-    const seat = { kind: 'engine', engine: choice.slice('engine:'.length) };
-    const level = row.querySelector(`[name=level-${colour}]`).value;
-    const movetime = row.querySelector(`[name=movetime-${colour}]`).value;
-    const clock = row.querySelector(`[name=clock-${colour}]`).value;
-    const increment = row.querySelector(`[name=increment-${colour}]`).value;
-    if (level) seat.level = Number(level);
-    if (movetime) seat.movetime = Number(movetime);
-    if (clock) seat.clock = Number(clock);
-    if (clock && increment) seat.increment = Number(increment);
+    const value = (name) => row.querySelector(`[name=${name}-${colour}]`).value;
+    const seat = choice === 'human' ? { kind: 'human' } : { kind: 'engine', engine: choice.slice('engine:'.length) };
+    if (seat.kind === 'engine') {
+      if (value('level')) seat.level = Number(value('level'));
+      if (value('movetime')) seat.movetime = Number(value('movetime'));
+    }
+    // Time for people and engines alike: clock + increment, turn limit.
+    if (value('clock')) seat.clock = Number(value('clock'));
+    if (value('clock') && value('increment')) seat.increment = Number(value('increment'));
+    if (value('turn')) {
+      seat.turn = Number(value('turn'));
+      seat.timeout = value('timeout');
+    }
     return seat;
   });
 }
