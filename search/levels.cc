@@ -4,10 +4,10 @@
 
 #include <memory>
 
-#include "search/eval/alphabeta.h"
 #include "search/eval/eval.h"
-#include "search/eval/greedy.h"
 #include "search/mcts.h"
+#include "search/players/alphabeta.h"
+#include "search/players/greedy.h"
 #include "search/shortlist_evaluator.h"
 
 namespace wallgo::search {

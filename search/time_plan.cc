@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "search/eval/player_common.h"
+#include "search/players/player_common.h"
 
 namespace wallgo::search {
 namespace {

@@ -7,10 +7,10 @@
 #include "benchmark/benchmark.h"
 #include "engine/movegen.h"
 #include "engine/regions.h"
-#include "search/eval/alphabeta.h"
 #include "search/eval/children.h"
 #include "search/eval/eval.h"
-#include "search/eval/greedy.h"
+#include "search/players/alphabeta.h"
+#include "search/players/greedy.h"
 
 namespace wallgo::search {
 namespace {

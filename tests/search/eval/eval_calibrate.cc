@@ -13,8 +13,8 @@
 #include "boost/program_options.hpp"
 #include "engine/movegen.h"
 #include "engine/regions.h"
-#include "search/eval/alphabeta.h"
 #include "search/eval/eval.h"
+#include "search/players/alphabeta.h"
 #include "tests/search/eval/tool_flags.h"
 
 namespace wallgo::search {

@@ -14,8 +14,8 @@
 #include "engine/regions.h"
 #include "search/classic_evaluator.h"
 #include "search/eval/eval.h"
-#include "search/eval/greedy.h"
 #include "search/net/net_evaluator.h"
+#include "search/players/greedy.h"
 
 namespace wallgo::search::net {
 namespace {

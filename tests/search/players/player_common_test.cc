@@ -1,6 +1,6 @@
 // Time budgets of the fixed-depth players (and of the MCTS, which uses the
 // same MoveTimeBudget).
-#include "search/eval/player_common.h"
+#include "search/players/player_common.h"
 
 #include "gtest/gtest.h"
 #include "tests/engine/test_support.h"
@@ -79,8 +79,7 @@ TEST(MoveTimeBudgetTest, ByoYomiPeriodsAreSharedByTheirStones) {
   limits.clock.byo_stones_left = 1;
   EXPECT_NEAR(MoveTimeBudget({}, limits, FourStoneStart()), 4 - 0.03, 1e-9);
   limits.clock.byo_s = 0.25;
-  EXPECT_NEAR(MoveTimeBudget({}, limits, FourStoneStart()), 0.25 * 0.95,
-              1e-9);
+  EXPECT_NEAR(MoveTimeBudget({}, limits, FourStoneStart()), 0.25 * 0.95, 1e-9);
   limits.clock.byo_s = 30;
   limits.clock.byo_stones_left = 3;
   // Before byo-yomi: main time's share plus most of a period's share.

@@ -1,4 +1,4 @@
-#include "search/eval/alphabeta.h"
+#include "search/players/alphabeta.h"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +12,7 @@
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
 #include "search/eval/eval.h"
-#include "search/eval/player_common.h"
+#include "search/players/player_common.h"
 
 namespace wallgo::search {
 

@@ -1,8 +1,8 @@
 // Games between the fixed-depth players, for tuning them and measuring how
 // deep alpha-beta gets (not a test). Colours alternate each game pair; each
 // pair starts from the same random placements.
-//   build-<dir>/bin/eval_match --a ab --b greedy --games 20 --movetime 1
-//   build-<dir>/bin/eval_match --a ab --probe 20 --movetime 1
+//   build-<dir>/bin/players_match --a ab --b greedy --games 20 --movetime 1
+//   build-<dir>/bin/players_match --a ab --probe 20 --movetime 1
 // Players: random, greedy, ab, or ab with settings:
 // ab/maxdepth=4/order=3/beam=16 (share and tempo in hundredths: EvalOptions).
 #include <cstdio>
@@ -19,8 +19,8 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
-#include "search/eval/alphabeta.h"
-#include "search/eval/greedy.h"
+#include "search/players/alphabeta.h"
+#include "search/players/greedy.h"
 #include "tests/search/eval/tool_flags.h"
 
 namespace wallgo::search {
@@ -146,7 +146,7 @@ int Main(int argc, char** argv) {
   int games = 0, players = 2, placements = 2, probe = 0;
   double movetime = 0;
   int64_t nodes = 0;
-  po::options_description desc("eval_match options");
+  po::options_description desc("players_match options");
   desc.add_options()("help", "this text")(
       "a", po::value(&a_spec)->default_value("ab"), "first player")(
       "b", po::value(&b_spec)->default_value("greedy"), "second player")(

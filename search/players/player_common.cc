@@ -1,4 +1,4 @@
-#include "search/eval/player_common.h"
+#include "search/players/player_common.h"
 
 #include <algorithm>
 #include <utility>

@@ -1,11 +1,11 @@
-#include "search/eval/greedy.h"
+#include "search/players/greedy.h"
 
 #include <chrono>
 #include <vector>
 
 #include "engine/movegen.h"
 #include "search/eval/eval.h"
-#include "search/eval/player_common.h"
+#include "search/players/player_common.h"
 
 namespace wallgo::search {
 namespace {

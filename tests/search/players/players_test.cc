@@ -11,9 +11,9 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
-#include "search/eval/alphabeta.h"
 #include "search/eval/eval.h"
-#include "search/eval/greedy.h"
+#include "search/players/alphabeta.h"
+#include "search/players/greedy.h"
 #include "tests/engine/test_support.h"
 
 namespace wallgo::search {
