@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
 #include "common/program_options_error.h"
+#include "common/batch/preemption.h"
+#include "common/batch/shard.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "nlohmann/json.hpp"
@@ -54,20 +57,6 @@ bool Parse(const po::options_description& desc,
   return true;
 }
 
-// "I/N" with 1 <= I <= N, as the referee's --shard.
-absl::Status ParseShard(const std::string& text, GenerateOptions& o) {
-  const std::vector<std::string> parts = absl::StrSplit(text, '/');
-  int i = 0, n = 0;
-  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &i) ||
-      !absl::SimpleAtoi(parts[1], &n) || n < 1 || i < 1 || i > n) {
-    return absl::InvalidArgumentError(
-        "--shard must be I/N with 1 <= I <= N, not '" + text + "'");
-  }
-  o.shard_index = i - 1;
-  o.shard_count = n;
-  return absl::OkStatus();
-}
-
 // --eval NAME and --weights FILE (empty: the built-in network) into `o`.
 absl::Status ParseEvaluation(const std::string& eval,
                              const std::string& weights, GenerateOptions& o) {
@@ -86,7 +75,8 @@ absl::Status ParseEvaluation(const std::string& eval,
   return absl::OkStatus();
 }
 
-absl::Status Generate(const std::vector<std::string>& args) {
+absl::Status Generate(const std::vector<std::string>& args,
+                      std::stop_token stop) {
   GenerateOptions o;
   std::string out, rules = "players=2", shard = "1/1", eval = "classic",
                    weights;
@@ -120,14 +110,17 @@ absl::Status Generate(const std::vector<std::string>& args) {
   absl::StatusOr<Rules> parsed = ParseRules(rules);
   if (!parsed.ok()) return parsed.status();
   o.rules = *parsed;
-  if (absl::Status s = ParseShard(shard, o); !s.ok()) return s;
+  absl::StatusOr<batch::Shard> parsed_shard = batch::ParseShard(shard);
+  if (!parsed_shard.ok()) return parsed_shard.status();
+  o.shard_index = parsed_shard->index;
+  o.shard_count = parsed_shard->count;
   if (absl::Status s = ParseEvaluation(eval, weights, o); !s.ok()) return s;
   auto progress = [quiet](const GenerateReport& r) {
     if (quiet || r.games_played % 10 != 0) return;
     std::fprintf(stderr, "%d games, %lld positions, %.1f s\n", r.games_played,
                  static_cast<long long>(r.records), r.seconds);
   };
-  absl::StatusOr<GenerateReport> r = GenerateData(out, o, progress);
+  absl::StatusOr<GenerateReport> r = GenerateData(out, o, progress, stop);
   if (!r.ok()) return r.status();
   std::printf(
       "%s: %d games were there, %d played, %lld positions, %.1f s (%.2f s a "
@@ -135,6 +128,9 @@ absl::Status Generate(const std::vector<std::string>& args) {
       out.c_str(), r->games_before, r->games_played,
       static_cast<long long>(r->records), r->seconds,
       r->games_played ? r->seconds / r->games_played : 0.0);
+  if (r->interrupted) {
+    std::printf("%s: interrupted; run again to play the rest\n", out.c_str());
+  }
   return absl::OkStatus();
 }
 
@@ -427,7 +423,11 @@ int Main(int argc, char** argv) {
   try {
     absl::Status status;
     if (command == "generate") {
-      status = Generate(args);
+      // SIGTERM/SIGINT stop the games and keep the whole ones (the
+      // pre-emption contract, common/batch/preemption.h).
+      batch::StopOnSignals stop;
+      status = Generate(args, stop.token());
+      if (status.ok() && stop.stopped()) return batch::kExitInterrupted;
     } else if (command == "features") {
       status = MakeExamples(args);
     } else if (command == "evaluate") {

@@ -83,7 +83,8 @@ DataHeader HeaderFor(const GenerateOptions& o) {
   return h;
 }
 
-std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& o, int game) {
+std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& o, int game,
+                                         std::stop_token stop) {
   const uint64_t seed = GameSeed(o.seed, game);
   std::mt19937_64 rng(seed);
   SearchOptions so;
@@ -102,6 +103,7 @@ std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& o, int game) {
   Position pos = *Position::Start(o.rules);
   std::vector<DataRecord> records;
   for (int ply = 0; !IsGameOver(pos); ++ply) {
+    if (stop.stop_requested()) return {};
     MoveList moves;
     GenerateMoves(pos, moves);
     DataRecord& r = records.emplace_back(DataRecord{});
@@ -137,7 +139,8 @@ std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& o, int game) {
 
 absl::StatusOr<GenerateReport> GenerateData(
     const std::string& path, const GenerateOptions& o,
-    const std::function<void(const GenerateReport&)>& progress) {
+    const std::function<void(const GenerateReport&)>& progress,
+    std::stop_token stop) {
   if (o.shard_count < 1 || o.shard_index < 0 ||
       o.shard_index >= o.shard_count) {
     return absl::InvalidArgumentError("shard must be I/N with 1 <= I <= N");
@@ -172,11 +175,12 @@ absl::StatusOr<GenerateReport> GenerateData(
   absl::Status status;
   auto work = [&] {
     for (;;) {
+      if (stop.stop_requested()) return;
       const size_t i = next.fetch_add(1);
       if (i >= todo.size()) return;
-      std::vector<DataRecord> game = PlaySelfPlayGame(o, todo[i]);
+      std::vector<DataRecord> game = PlaySelfPlayGame(o, todo[i], stop);
       std::lock_guard<std::mutex> lock(mutex);
-      if (!status.ok()) return;
+      if (!status.ok() || game.empty()) return;
       done.emplace(i, std::move(game));
       for (auto it = done.find(next_to_write); it != done.end();
            it = done.find(next_to_write)) {
@@ -197,6 +201,9 @@ absl::StatusOr<GenerateReport> GenerateData(
   for (int j = 0; j < o.jobs; ++j) threads.emplace_back(work);
   for (std::thread& t : threads) t.join();
   if (!status.ok()) return status;
+  report.interrupted =
+      stop.stop_requested() &&
+      report.games_before + report.games_played < static_cast<int>(todo.size());
   report.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -42,22 +43,27 @@ struct GenerateOptions {
 // The header a run with `options` writes.
 DataHeader HeaderFor(const GenerateOptions& options);
 
-// The records of game `game` (deterministic in options and game).
+// The records of game `game` (deterministic in options and game); none
+// when `stop` is requested before the game ends.
 std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& options,
-                                         int game);
+                                         int game, std::stop_token stop = {});
 
 struct GenerateReport {
   int games_before = 0;  // whole games found in the file (resume)
   int games_played = 0;
   int64_t records = 0;  // in the file at the end
   double seconds = 0;
+  bool interrupted = false;  // `stop` came before every game was played
 };
 
 // Plays this shard's games (game numbers g with g % shard_count ==
 // shard_index) that the file at `path` does not hold yet, appending them in
-// order. `progress` (may be null) is called after each game written.
+// order. `progress` (may be null) is called after each game written. A
+// `stop` request ends the games in progress, which are dropped: the file
+// holds whole games only, and a later run plays the rest.
 absl::StatusOr<GenerateReport> GenerateData(
     const std::string& path, const GenerateOptions& options,
-    const std::function<void(const GenerateReport&)>& progress = nullptr);
+    const std::function<void(const GenerateReport&)>& progress = nullptr,
+    std::stop_token stop = {});
 
 }  // namespace wallgo::search::net

@@ -313,7 +313,7 @@ void AddNotes(GameRecord& record, const std::vector<WinRates>& rates,
 }
 
 absl::Status RunAnnotate(const AnnotateOptions& options, std::ostream& out,
-                         std::ostream& err) {
+                         std::ostream& err, std::stop_token stop) {
   if ((options.visits > 0) == (options.movetime_s > 0)) {
     return absl::InvalidArgumentError(
         "give exactly one of --visits and --movetime");
@@ -327,13 +327,14 @@ absl::Status RunAnnotate(const AnnotateOptions& options, std::ostream& out,
       client::EngineLog::Open(options.engine_log);
   if (!log.ok()) return log.status();
   const std::vector<EngineSpec> engines = {options.engine};
-  EnginePool pool(engines, log->get());
+  EnginePool pool(engines, log->get(), stop);
   Annotator annotator(options, pool);
   int failed = 0;
   for (size_t k = 0; k < pending->size(); ++k) {
     const int number = (*pending)[k].game;
     absl::StatusOr<GameRecord> annotated =
         annotator.Annotate(std::move((*pending)[k]));
+    if (!annotated.ok() && stop.stop_requested()) break;  // left out
     if (!annotated.ok()) {
       ++failed;
       err << "game " << number

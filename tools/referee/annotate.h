@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -77,8 +78,9 @@ void AddNotes(GameRecord& record, const std::vector<WinRates>& rates,
 
 // Annotates the games; a progress line per game on `out`. Errors are for
 // unusable options or files; a game whose engine fails is reported on `err`
-// and left out (a later --resume run tries it again).
+// and left out (a later --resume run tries it again). A `stop` request
+// kills the engine and ends the run; the game in progress is left out.
 absl::Status RunAnnotate(const AnnotateOptions& options, std::ostream& out,
-                         std::ostream& err);
+                         std::ostream& err, std::stop_token stop = {});
 
 }  // namespace wallgo::referee

@@ -9,6 +9,8 @@
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
 #include "common/program_options_error.h"
+#include "common/batch/preemption.h"
+#include "common/batch/shard.h"
 #include "engine/notation.h"
 #include "tools/referee/match.h"
 #include "tools/referee/records.h"
@@ -71,18 +73,13 @@ absl::StatusOr<SprtParams> ParseSprt(const std::string& text,
   return p;
 }
 
-// --shard I/N, stored 0-based.
+// --shard I/N (common/batch/shard.h) into 0-based fields.
 absl::Status ParseShard(const std::string& text, int& shard_index,
                         int& shard_count) {
-  const std::vector<std::string> parts = absl::StrSplit(text, '/');
-  int index = 0, count = 0;
-  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &index) ||
-      !absl::SimpleAtoi(parts[1], &count) || count < 1 || index < 1 ||
-      index > count) {
-    return Bad(absl::StrCat("bad --shard '", text, "': I/N with 1 <= I <= N"));
-  }
-  shard_index = index - 1;
-  shard_count = count;
+  absl::StatusOr<batch::Shard> shard = batch::ParseShard(text);
+  if (!shard.ok()) return shard.status();
+  shard_index = shard->index;
+  shard_count = shard->count;
   return absl::OkStatus();
 }
 
@@ -272,11 +269,17 @@ absl::Status FillMatch(const po::variables_map& vm, MatchOptions& o) {
 }
 
 int RunMatchCommand(const MatchOptions& options, std::ostream& out,
-                    std::ostream& err) {
-  absl::StatusOr<MatchResult> result = RunMatch(options, out);
+                    std::ostream& err, std::stop_token stop) {
+  absl::StatusOr<MatchResult> result = RunMatch(options, out, stop);
   if (!result.ok()) {
     err << "wallgo-referee: " << result.status().message() << "\n";
     return 1;
+  }
+  if (result->interrupted) {
+    err << "wallgo-referee: interrupted after " << result->played
+        << " games; the records hold whole games only: run again with "
+           "--resume\n";
+    return batch::kExitInterrupted;
   }
   if (!options.quiet) {
     out << "Match finished: " << result->played << " games played, "
@@ -431,7 +434,7 @@ std::string Usage() {
 }
 
 int RefereeMain(const std::vector<std::string>& args, std::ostream& out,
-                std::ostream& err) {
+                std::ostream& err, std::stop_token stop) {
   const std::string sub = args.empty() ? "" : args[0];
   const std::vector<std::string> rest =
       sub == "replay" || sub == "merge" || sub == "annotate"
@@ -454,7 +457,12 @@ int RefereeMain(const std::vector<std::string>& args, std::ostream& out,
     absl::StatusOr<AnnotateCommand> annotate = ParseAnnotateCommand(rest);
     if (!annotate.ok()) return fail(annotate.status());
     if (annotate->help) return out << Usage(), 0;
-    const absl::Status s = RunAnnotate(annotate->options, out, err);
+    const absl::Status s = RunAnnotate(annotate->options, out, err, stop);
+    if (stop.stop_requested()) {
+      err << "wallgo-referee annotate: interrupted; the output holds whole "
+             "games only: run again with --resume\n";
+      return batch::kExitInterrupted;
+    }
     if (!s.ok()) err << "wallgo-referee annotate: " << s.message() << "\n";
     return s.ok() ? 0 : 1;
   }
@@ -467,7 +475,7 @@ int RefereeMain(const std::vector<std::string>& args, std::ostream& out,
   absl::StatusOr<MatchCommand> match = ParseMatchCommand(rest);
   if (!match.ok()) return fail(match.status());
   if (match->help) return out << Usage(), 0;
-  return RunMatchCommand(match->options, out, err);
+  return RunMatchCommand(match->options, out, err, stop);
 }
 
 }  // namespace wallgo::referee

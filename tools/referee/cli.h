@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <ostream>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -52,8 +53,9 @@ using client::NameEngines;  // shared with the GUI (tools/client)
 std::string Usage();
 
 // The whole program: dispatches on the first argument. Returns the exit
-// status (0, 1 for a failed run, 2 for a bad command line).
+// status (0, 1 for a failed run, 2 for a bad command line, 75 when `stop`
+// interrupted a match or annotation: common/batch/preemption.h).
 int RefereeMain(const std::vector<std::string>& args, std::ostream& out,
-                std::ostream& err);
+                std::ostream& err, std::stop_token stop = {});
 
 }  // namespace wallgo::referee

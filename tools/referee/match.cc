@@ -100,12 +100,13 @@ class MatchRunner {
  public:
   MatchRunner(const MatchOptions& options, std::ostream& out,
               std::map<int, Opening> openings, RecordWriter* writer,
-              EngineLog* log)
+              EngineLog* log, std::stop_token stop)
       : options_(options),
         out_(out),
         openings_(std::move(openings)),
         writer_(writer),
-        log_(log) {}
+        log_(log),
+        stop_token_(std::move(stop)) {}
 
   void Run(std::deque<GameSpec> pending, MatchResult& result) {
     pending_ = std::move(pending);
@@ -120,7 +121,7 @@ class MatchRunner {
 
  private:
   void Work() {
-    EnginePool pool(options_.engines, log_);
+    EnginePool pool(options_.engines, log_, stop_token_);
     while (std::optional<GameSpec> spec = Next()) {
       GameRecord record =
           PlayGame(options_, *spec, openings_.at(spec->opening_round), pool);
@@ -130,13 +131,30 @@ class MatchRunner {
 
   std::optional<GameSpec> Next() {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (stop_ || pending_.empty()) return std::nullopt;
+    if (stop_ || stop_token_.stop_requested() || pending_.empty()) {
+      return std::nullopt;
+    }
     GameSpec spec = std::move(pending_.front());
     pending_.pop_front();
     return spec;
   }
 
+  // A game cut short by a stop is dropped. A cluster that pre-empts a task
+  // signals every process in it, so an engine may die of that signal just
+  // before the referee hears of it: a crash waits a moment for the stop
+  // before it counts.
+  bool Interrupted(const GameRecord& record) const {
+    const auto patience = std::chrono::seconds(1);
+    const auto until = SteadyClock::now() + patience;
+    while (record.reason == "crash" && !stop_token_.stop_requested() &&
+           SteadyClock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return stop_token_.stop_requested();
+  }
+
   void Finished(GameRecord record) {
+    if (Interrupted(record)) return;
     std::lock_guard<std::mutex> lock(mutex_);
     if (writer_ != nullptr) {
       const absl::Status written = writer_->Append(record);
@@ -165,6 +183,7 @@ class MatchRunner {
   const std::map<int, Opening> openings_;
   RecordWriter* writer_;
   EngineLog* log_;
+  const std::stop_token stop_token_;
   std::mutex mutex_;
   std::deque<GameSpec> pending_;
   MatchResult* result_ = nullptr;
@@ -175,7 +194,7 @@ class MatchRunner {
 }  // namespace
 
 absl::StatusOr<MatchResult> RunMatch(const MatchOptions& options,
-                                     std::ostream& out) {
+                                     std::ostream& out, std::stop_token stop) {
   if (absl::Status s = CheckOptions(options); !s.ok()) return s;
   std::vector<GameSpec> games;
   for (GameSpec& g :
@@ -216,10 +235,15 @@ absl::StatusOr<MatchResult> RunMatch(const MatchOptions& options,
       pending.clear();
     }
   }
+  const size_t shard_games = games.size();
   MatchRunner runner(options, out, *std::move(openings), writer.get(),
-                     log->get());
+                     log->get(), stop);
   runner.Run(std::move(pending), result);
   if (!runner.status().ok()) return runner.status();
+  const bool decided =
+      result.sprt && result.sprt->decision != SprtDecision::kContinue;
+  result.interrupted =
+      stop.stop_requested() && !decided && result.records.size() < shard_games;
   std::sort(
       result.records.begin(), result.records.end(),
       [](const GameRecord& a, const GameRecord& b) { return a.game < b.game; });

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <ostream>
+#include <stop_token>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -19,12 +20,17 @@ struct MatchResult {
   std::vector<GameRecord> records;
   int played = 0;  // games played by this run
   std::optional<SprtState> sprt;
+  // `stop` came before the shard was done: the games in progress were
+  // dropped, not recorded; --resume plays them.
+  bool interrupted = false;
 };
 
 // Plays the match; game lines and live summaries go to `out` unless
 // options.quiet. Errors are for unusable options or files, never for
-// engine faults.
+// engine faults. A `stop` request (common/batch/preemption.h) kills the
+// engines and ends the match with only whole games recorded.
 absl::StatusOr<MatchResult> RunMatch(const MatchOptions& options,
-                                     std::ostream& out);
+                                     std::ostream& out,
+                                     std::stop_token stop = {});
 
 }  // namespace wallgo::referee

@@ -95,20 +95,6 @@ std::vector<MoveRecord> MovesFromJson(const Json& list) {
   return moves;
 }
 
-// The length of the file's complete lines: everything up to its last '\n'.
-absl::StatusOr<long> CompleteLength(std::FILE* file) {
-  if (std::fseek(file, 0, SEEK_END) != 0) {
-    return absl::InternalError("cannot seek in the records file");
-  }
-  long end = std::ftell(file);
-  while (end > 0) {
-    std::fseek(file, end - 1, SEEK_SET);
-    if (std::fgetc(file) == '\n') break;
-    --end;
-  }
-  return end;
-}
-
 }  // namespace
 
 std::string GameRecord::EngineAt(const std::string& colour) const {
@@ -223,37 +209,14 @@ absl::StatusOr<std::vector<GameRecord>> MergeRecords(
 
 absl::StatusOr<std::unique_ptr<RecordWriter>> RecordWriter::Open(
     const std::string& path, bool resume) {
-  std::FILE* file = std::fopen(path.c_str(), "a+e");
-  if (file == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot open records ", path, ": ", std::strerror(errno)));
-  }
-  std::unique_ptr<RecordWriter> writer(new RecordWriter(file));
-  absl::StatusOr<long> complete = CompleteLength(file);
-  if (!complete.ok()) return complete.status();
-  std::fseek(file, 0, SEEK_END);
-  const long size = std::ftell(file);
-  if (!resume && size > 0) {
-    return absl::AlreadyExistsError(absl::StrCat(
-        "records file ", path,
-        " is not empty: continue it with --resume or choose another"));
-  }
-  if (*complete < size && ftruncate(fileno(file), *complete) != 0) {
-    return absl::InternalError(absl::StrCat("cannot truncate ", path));
-  }
-  return writer;
+  absl::StatusOr<std::unique_ptr<batch::LineFile>> file =
+      batch::LineFile::Open(path, resume, "records file");
+  if (!file.ok()) return file.status();
+  return std::unique_ptr<RecordWriter>(new RecordWriter(*std::move(file)));
 }
 
-RecordWriter::~RecordWriter() { std::fclose(file_); }
-
 absl::Status RecordWriter::Append(const GameRecord& record) {
-  const std::string line = RecordToJson(record) + "\n";
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() ||
-      std::fflush(file_) != 0) {
-    return absl::InternalError("cannot write the records file");
-  }
-  return absl::OkStatus();
+  return file_->Append(RecordToJson(record));
 }
 
 }  // namespace wallgo::referee

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/batch/line_file.h"
 
 namespace wallgo::referee {
 
@@ -90,13 +91,12 @@ class RecordWriter {
   // last line); without, the file must not exist or be empty.
   static absl::StatusOr<std::unique_ptr<RecordWriter>> Open(
       const std::string& path, bool resume);
-  ~RecordWriter();
   absl::Status Append(const GameRecord& record);
 
  private:
-  explicit RecordWriter(std::FILE* file) : file_(file) {}
-  std::mutex mutex_;
-  std::FILE* file_;
+  explicit RecordWriter(std::unique_ptr<batch::LineFile> file)
+      : file_(std::move(file)) {}
+  std::unique_ptr<batch::LineFile> file_;
 };
 
 }  // namespace wallgo::referee

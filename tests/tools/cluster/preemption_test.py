@@ -1,0 +1,148 @@
+"""The pre-emption contract (docs/cluster.md), program by program: SIGTERM
+mid-run makes each batch program stop within 2 s, exit with status 75, end
+its engine processes and leave whole lines only; a --resume run then
+completes the work with every game, game annotation or query exactly once.
+
+Usage: preemption_test.py --bin BUILD/bin [unittest args, e.g. -k Match]
+"""
+import argparse
+import collections
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+BIN = None
+EXIT_INTERRUPTED = 75
+STOP_LIMIT_S = 2.0
+
+
+def engine(name, args):
+    return f"name={name}:{BIN}/wallgo --hash 16 {args}"
+
+
+def json_lines(path):
+    """The file's lines as JSON; fails on a cut-short or bad line."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    assert text == "" or text.endswith("\n"), f"{path}: last line cut short"
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def engines_running(marker):
+    """Processes whose command line holds `marker` (this test's engines)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if marker.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+class Preemption(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = lambda name: os.path.join(self.dir.name, name)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def interrupt(self, command, after_s, until_file=None):
+        """Runs `command`, waits until `until_file` has a line (if given)
+        and `after_s` more, sends SIGTERM; returns (status, seconds to exit,
+        output)."""
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 60
+        while until_file and time.monotonic() < deadline:
+            if os.path.exists(until_file) and os.path.getsize(until_file) > 0:
+                break
+            if proc.poll() is not None:
+                break
+            time.sleep(0.02)
+        time.sleep(after_s)
+        if proc.poll() is not None:
+            self.fail("finished before the signal: " + proc.communicate()[0])
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        output, _ = proc.communicate(timeout=30)
+        return proc.returncode, time.monotonic() - start, output
+
+    def check_stopped(self, status, seconds, output, marker):
+        self.assertEqual(status, EXIT_INTERRUPTED, output)
+        self.assertLess(seconds, STOP_LIMIT_S, output)
+        time.sleep(0.2)
+        self.assertEqual(engines_running(marker), [], "engines left running")
+
+    def check_resumed(self, command, path, count):
+        """--resume finishes the work: games 1..count, each once."""
+        done = subprocess.run(command + ["--resume"], capture_output=True,
+                              text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        games = collections.Counter(r["game"] for r in json_lines(path))
+        self.assertEqual(sorted(games), list(range(1, count + 1)))
+        self.assertEqual(max(games.values()), 1)
+
+    def test_match(self):
+        records = self.path("match.jsonl")
+        marker = "--seed 4242"  # marks this test's engines in ps
+        command = [f"{BIN}/wallgo-referee", "-q", "--games", "16",
+                   "--concurrency", "2", "--records", records,
+                   "--engine", engine("a", f"--visits 3000 {marker}"),
+                   "--engine", engine("b", f"--visits 1000 {marker}")]
+        status, seconds, output = self.interrupt(command, 0.3, records)
+        self.check_stopped(status, seconds, output, marker)
+        before = [r["game"] for r in json_lines(records)]
+        self.assertLess(len(before), 16)
+        self.check_resumed(command, records, 16)
+
+    def test_annotate(self):
+        records = self.path("games.jsonl")
+        subprocess.run([f"{BIN}/wallgo-referee", "-q", "--games", "6",
+                        "--records", records,
+                        "--engine", engine("a", "--visits 50"),
+                        "--engine", engine("b", "--level 2")],
+                       check=True, capture_output=True)
+        out = self.path("annotated.jsonl")
+        marker = "--seed 4343"
+        command = [f"{BIN}/wallgo-referee", "annotate", records, "-q",
+                   "--visits", "2000", "--output", out,
+                   "--engine", f"{BIN}/wallgo --hash 16 {marker}"]
+        status, seconds, output = self.interrupt(command, 0.2, out)
+        self.check_stopped(status, seconds, output, marker)
+        self.assertLess(len(json_lines(out)), 6)
+        self.check_resumed(command, out, 6)
+
+    def test_generate(self):
+        data = self.path("data.wgd")
+        command = [f"{BIN}/wallgo-net", "generate", "--out", data, "--games",
+                   "150", "--visits", "300", "--jobs", "2", "--quiet"]
+        status, seconds, output = self.interrupt(command, 1.0)
+        self.assertEqual(status, EXIT_INTERRUPTED, output)
+        self.assertLess(seconds, STOP_LIMIT_S, output)
+        self.assertIn("interrupted", output)
+        done = subprocess.run(command, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        # "N games were there, M played": N + M == 150, nothing played twice.
+        words = done.stdout.split()
+        there = int(words[words.index("were") - 2])
+        played = int(words[words.index("played,") - 1])
+        self.assertGreater(there, 0)
+        self.assertEqual(there + played, 150, done.stdout)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    args, rest = parser.parse_known_args()
+    BIN = os.path.abspath(args.bin)
+    unittest.main(argv=[sys.argv[0]] + rest)
