@@ -20,9 +20,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
-#include "common/program_options_error.h"
 #include "common/batch/preemption.h"
 #include "common/batch/shard.h"
+#include "common/program_options_error.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "nlohmann/json.hpp"
@@ -208,19 +208,34 @@ int StageOf(const Position& pos) {
   return 1 + std::min(walls / kStageWalls, kPlayStages - 1);
 }
 
+std::string StageName(int k) {
+  return k == 0 ? "placement"
+         : k == kPlayStages
+             ? absl::StrFormat("walls %d+", (k - 1) * kStageWalls)
+             : absl::StrFormat("walls %d-%d", (k - 1) * kStageWalls,
+                               k * kStageWalls - 1);
+}
+
 void PrintStages(const std::array<Tally, 1 + kPlayStages>& stages) {
   std::printf("win log-loss by stage: positions, classic, net, search value\n");
   for (int k = 0; k < 1 + kPlayStages; ++k) {
     const Tally& t = stages[k];
     if (t.n == 0) continue;
-    const std::string name =
-        k == 0 ? "placement"
-        : k == kPlayStages
-            ? absl::StrFormat("walls %d+", (k - 1) * kStageWalls)
-            : absl::StrFormat("walls %d-%d", (k - 1) * kStageWalls,
-                              k * kStageWalls - 1);
-    std::printf("  %-12s %6d  %.4f  %.4f  %.4f\n", name.c_str(), t.n,
+    std::printf("  %-12s %6d  %.4f  %.4f  %.4f\n", StageName(k).c_str(), t.n,
                 t.classic_loss / t.n, t.net_loss / t.n, t.search_loss / t.n);
+  }
+  // The policy's quality where the game is decided: its agreement with the
+  // search that made the data, and the cross-entropy against its visits.
+  std::printf(
+      "policy vs visits by stage: positions, cross-entropy classic, net; top "
+      "move classic, net\n");
+  for (int k = 0; k < 1 + kPlayStages; ++k) {
+    const Tally& t = stages[k];
+    if (t.policy_n == 0) continue;
+    std::printf("  %-12s %6d  %.3f  %.3f  %5.1f%%  %5.1f%%\n",
+                StageName(k).c_str(), t.policy_n, t.classic_ce / t.policy_n,
+                t.net_ce / t.policy_n, 100.0 * t.classic_top / t.policy_n,
+                100.0 * t.net_top / t.policy_n);
   }
 }
 
@@ -347,19 +362,22 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
       if (total <= 0) continue;
       ClassicPriors(*pos, std::span(moves.begin(), moves.size()),
                     std::span(classic_priors.data(), moves.size()));
-      ++t.policy_n;
       auto top = [&moves](const std::array<float, MoveList::kCapacity>& p) {
         return static_cast<int>(
             std::max_element(p.begin(), p.begin() + moves.size()) - p.begin());
       };
-      for (int k = 0; k < moves.size(); ++k) {
-        const double share = r.visits[k] / total;
-        if (share <= 0) continue;
-        t.classic_ce -= share * std::log(std::max(1e-9f, classic_priors[k]));
-        t.net_ce -= share * std::log(std::max(1e-9f, net_priors[k]));
+      for (Tally* tally : {&t, &stages[StageOf(*pos)]}) {
+        ++tally->policy_n;
+        for (int k = 0; k < moves.size(); ++k) {
+          const double share = r.visits[k] / total;
+          if (share <= 0) continue;
+          tally->classic_ce -=
+              share * std::log(std::max(1e-9f, classic_priors[k]));
+          tally->net_ce -= share * std::log(std::max(1e-9f, net_priors[k]));
+        }
+        tally->classic_top += top(classic_priors) == most;
+        tally->net_top += top(net_priors) == most;
       }
-      t.classic_top += top(classic_priors) == most;
-      t.net_top += top(net_priors) == most;
     }
   }
   PrintTally("play phase", play);

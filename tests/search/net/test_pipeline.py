@@ -73,6 +73,15 @@ def main():
               f"the stages split the held-out positions: {phases} -> {stages}")
         check(all(0 <= float(x) < 5 for c in stages.values() for x in c[1:]),
               "every stage has its log-losses")
+        compared = sum(int(line.split("(")[1].split()[0]) for line in measures
+                       if line.startswith("  policy vs visits ("))
+        policy = [row.split() for row in itertools.takewhile(
+            lambda row: row.startswith("  "), measures[measures.index(
+                "policy vs visits by stage: positions, cross-entropy classic, net; "
+                "top move classic, net") + 1:])]
+        check(sum(int(row[-5]) for row in policy) == compared > 0
+              and all(0 <= float(row[-1].rstrip("%")) <= 100 for row in policy),
+              f"the policy by stage splits the {compared} compared positions")
 
         weights = os.path.join(out, "net.wgn")
         first = open(weights, "rb").read()
