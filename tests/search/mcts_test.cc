@@ -185,7 +185,10 @@ GraphAudit AuditGraph(Graph& graph, const Position& root_pos,
   std::vector<std::pair<NodeId, Position>> stack = {{root, root_pos}};
   seen.emplace(root, root_pos);
   while (!stack.empty()) {
-    const auto [id, pos] = stack.back();
+    // Plain variables, not a structured binding: clang 14 cannot capture a
+    // binding in the lambda below (C++20 allows it; clang 16 does).
+    const NodeId id = stack.back().first;
+    const Position pos = stack.back().second;
     stack.pop_back();
     ++audit.nodes;
     Node& n = graph.node(id);
