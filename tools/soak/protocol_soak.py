@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""Soak: one `wallgo` process answering a million protocol commands with
+tiny searches (docs/fuzzing.md, Soak runs).
+
+Games of every player count are played by the engine against itself with
+`genmove` at 1..8 visits, between which the script asks what a GUI asks
+(position, legal_moves, score, showboard, undo and play again, get_option,
+set_option). Commands are sent one at a time and each answer is timed.
+Every 10 s the process's resident memory, open descriptors and threads are
+sampled. The result (summary and samples) is a JSON file for plot.py.
+
+  tools/soak/protocol_soak.py --wallgo build/bin/wallgo --commands 1000000 \\
+      --out docs/soak/protocol.json
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import soak_common  # noqa: E402
+
+RULES = ["players=2", "players=3", "players=4", "players=2 stay=mobile wall-limit=6",
+         "players=3 breakers=0", "players=2 setup=empty"]
+
+
+class Engine:
+    def __init__(self, argv):
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def ask(self, command):
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if line == "":
+                raise RuntimeError(f"wallgo ended during '{command}'")
+            if line == "\n":
+                break
+            lines.append(line.rstrip("\n"))
+        if not lines or lines[0][:1] not in "=?":
+            raise RuntimeError(f"unframed answer to '{command}': {lines}")
+        return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--wallgo", default="build/bin/wallgo")
+    ap.add_argument("--commands", type=int, default=1_000_000)
+    ap.add_argument("--interval", type=float, default=10.0)
+    ap.add_argument("--out", default="soak-protocol.json")
+    args = ap.parse_args()
+
+    engine = Engine([args.wallgo, "--hash", "16", "--visits", "4", "--seed", "1"])
+    engine.ask("name")  # started: the first sample is of a running engine
+    done = 0
+    games = 0
+    latencies = []  # (command index, seconds, kind) of every command
+    window = {"n": 0}
+
+    def extra():
+        return {"commands": done, "games": games}
+
+    def ask(command, kind):
+        nonlocal done
+        t0 = time.perf_counter()
+        answer = engine.ask(command)
+        latencies.append((time.perf_counter() - t0, kind))
+        done += 1
+        return answer
+
+    with soak_common.Sampler(lambda: [engine.proc.pid], extra, args.interval) as sampler:
+        step = 0
+        while done < args.commands:
+            ask(f"newgame {RULES[games % len(RULES)]}", "other")
+            games += 1
+            ask(f"set_option visits {1 + games % 8}", "other")
+            while done < args.commands:
+                step += 1
+                position = ask("position", "other")[0]
+                turn = position.split("turn=")[1].split()[0]
+                answer = ask(f"genmove {turn}", "genmove")
+                if answer[0].startswith("?"):
+                    break  # game over
+                move = answer[0][2:].strip()
+                ask("legal_moves", "other")
+                if step % 5 == 0:
+                    ask("score", "other")
+                if step % 7 == 0:
+                    ask("undo", "other")
+                    ask(f"play {turn} {move}", "other")
+                if step % 11 == 0:
+                    ask("showboard", "other")
+                if step % 13 == 0:
+                    ask("get_option visits", "other")
+    engine.ask("quit")
+    engine.proc.wait(timeout=30)
+    window["n"] = min(10_000, len(latencies) // 10)
+    n = window["n"]
+
+    def median(part, kind):
+        return soak_common.percentile([s for s, k in part if k == kind], 0.5) * 1e3
+
+    rows = sampler.rows
+    summary = {
+        "commands": done, "games": games, "seconds": rows[-1]["t"],
+        "commands_per_s": round(done / rows[-1]["t"]),
+        "first_genmove_median_ms": round(median(latencies[:n], "genmove"), 3),
+        "last_genmove_median_ms": round(median(latencies[-n:], "genmove"), 3),
+        "first_other_median_ms": round(median(latencies[:n], "other"), 4),
+        "last_other_median_ms": round(median(latencies[-n:], "other"), 4),
+        "rss_kb_first": rows[0]["rss_kb"], "rss_kb_last": rows[-1]["rss_kb"],
+        "rss_change_after_warmup": round(soak_common.flatness(rows, "rss_kb"), 4),
+        "fds_min": min(r["fds"] for r in rows), "fds_max": max(r["fds"] for r in rows),
+        "exit_status": engine.proc.returncode,
+    }
+    soak_common.write_results(args.out, summary, rows)
+
+
+if __name__ == "__main__":
+    main()
