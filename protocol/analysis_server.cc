@@ -21,11 +21,17 @@ bool AnalysisServer::Task::operator<(const Task& other) const {
 
 AnalysisServer::AnalysisServer(const AnalysisConfig& config,
                                SearcherFactory factory,
-                               std::function<void(const std::string&)> write)
+                               std::function<void(const std::string&)> write,
+                               std::stop_token stop)
     : config_(config),
       factory_(std::move(factory)),
       write_(std::move(write)),
-      running_(std::max(1, config.analysis_threads)) {
+      running_(std::max(1, config.analysis_threads)),
+      stop_(stop),
+      on_stop_(stop, [this] {
+        std::lock_guard lock(mutex_);
+        changed_.notify_all();
+      }) {
   for (int i = 0; i < std::max(1, config_.analysis_threads); ++i) {
     workers_.emplace_back(&AnalysisServer::Work, this, i);
   }
@@ -49,14 +55,16 @@ void AnalysisServer::HandleLine(absl::string_view line) {
   } else if (auto* terminate = std::get_if<TerminateAction>(&parsed.request)) {
     Terminate(*terminate);
   } else {
-    Enqueue(std::get<AnalysisQuery>(std::move(parsed.request)));
+    Submit(std::get<AnalysisQuery>(std::move(parsed.request)));
   }
 }
 
-void AnalysisServer::Enqueue(AnalysisQuery query) {
+void AnalysisServer::Submit(AnalysisQuery query) {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock,
-                [this] { return queue_.size() < config_.max_queued_turns; });
+  changed_.wait(lock, [this] {
+    return queue_.size() < config_.max_queued_turns || stop_.stop_requested();
+  });
+  if (stop_.stop_requested()) return;
   const int priority = query.priority;
   auto shared = std::make_shared<Query>(std::move(query));
   for (int turn : shared->query.analyze_turns) {
@@ -118,8 +126,10 @@ void AnalysisServer::Work(int worker) {
     Task task;
     {
       std::unique_lock lock(mutex_);
-      changed_.wait(lock, [this] { return closing_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // closing, nothing left
+      changed_.wait(lock, [this] {
+        return closing_ || !queue_.empty() || stop_.stop_requested();
+      });
+      if (queue_.empty() || stop_.stop_requested()) return;
       task = *queue_.begin();
       queue_.erase(queue_.begin());
       running_[worker] = task.query;
@@ -130,6 +140,7 @@ void AnalysisServer::Work(int worker) {
       std::lock_guard lock(mutex_);
       running_[worker] = nullptr;
     }
+    if (stop_.stop_requested()) return;  // cut short: not a real answer
     Write(answer);
   }
 }
@@ -156,7 +167,9 @@ std::string AnalysisServer::Analyse(Engine& engine, const Task& task) {
   control.ownership = q.include_ownership;
   control.all_moves = q.include_policy;
   Query* query = task.query.get();
-  control.should_stop = [query] { return query->terminated.load(); };
+  control.should_stop = [query, this] {
+    return query->terminated.load() || stop_.stop_requested();
+  };
   absl::StatusOr<search::SearchResult> result = engine.Think(control);
   if (result.ok()) answer.info = std::move(result->info);
   answer.terminated = query->terminated.load();

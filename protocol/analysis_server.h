@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -37,9 +38,12 @@ struct AnalysisConfig {
 class AnalysisServer {
  public:
   // `write` gets each answer line (without '\n'); it is called from the
-  // workers and the caller's thread, never two at once.
+  // workers and the caller's thread, never two at once. A `stop` request
+  // (common/batch/preemption.h) ends the searches at once and drops their
+  // answers and the queued turns: only whole, real answers are written.
   AnalysisServer(const AnalysisConfig& config, SearcherFactory factory,
-                 std::function<void(const std::string&)> write);
+                 std::function<void(const std::string&)> write,
+                 std::stop_token stop = {});
   ~AnalysisServer();  // Finish()
   AnalysisServer(const AnalysisServer&) = delete;
   AnalysisServer& operator=(const AnalysisServer&) = delete;
@@ -47,6 +51,8 @@ class AnalysisServer {
   // Handles one input line: answers errors, warnings and actions at once and
   // queues the turns of a query. Blank lines are ignored.
   void HandleLine(absl::string_view line);
+  // Queues the turns of a parsed query (HandleLine's path for queries).
+  void Submit(AnalysisQuery query);
   // Answers every queued turn, then stops the workers (end of input).
   void Finish();
 
@@ -60,7 +66,6 @@ class AnalysisServer {
     bool operator<(const Task& other) const;
   };
 
-  void Enqueue(AnalysisQuery query);
   void Terminate(const TerminateAction& action);
   void Work(int worker);
   std::string Analyse(Engine& engine, const Task& task);
@@ -77,6 +82,8 @@ class AnalysisServer {
   std::vector<std::shared_ptr<Query>> running_;  // per worker, or null
   uint64_t arrivals_ = 0;
   bool closing_ = false;
+  std::stop_token stop_;
+  std::stop_callback<std::function<void()>> on_stop_;  // wakes the waiters
   std::vector<std::thread> workers_;
 };
 

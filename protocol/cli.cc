@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "boost/program_options.hpp"
+#include "common/batch/shard.h"
 #include "common/program_options_error.h"
 #include "protocol/options.h"
 
@@ -64,7 +65,18 @@ po::options_description AnalysisFlags() {
                       "positions searched at once (default 1; --hash is "
                       "shared among them)")(
       "search-threads", po::value<int>()->value_name("M"),
-      "threads of each search (default: the threads option)");
+      "threads of each search (default: the threads option)")(
+      "queries", po::value<std::string>()->value_name("FILE"),
+      "read the queries from FILE (ids unique) instead of stdin")(
+      "answers", po::value<std::string>()->value_name("FILE"),
+      "with --queries: write the answers (or the merge) to FILE")(
+      "shard", po::value<std::string>()->value_name("I/N"),
+      "with --answers: answer only the I-th of N parts (lines dealt in turn)")(
+      "resume", "with --answers: keep its answers, ask only the missing turns")(
+      "merge",
+      po::value<std::vector<std::string>>()->multitoken()->value_name("FILES"),
+      "with --queries: merge shards' answer files in query order, checking "
+      "that every turn is answered exactly once");
   return flags;
 }
 
@@ -169,13 +181,49 @@ absl::Status ApplyPerftFlags(const po::variables_map& vm, Invocation& inv) {
   return absl::OkStatus();
 }
 
+// --queries, --answers, --shard, --resume and --merge.
+absl::Status ApplyAnalysisFiles(const po::variables_map& vm,
+                                AnalysisFiles& files) {
+  if (vm.count("queries")) files.queries = vm["queries"].as<std::string>();
+  if (vm.count("answers")) files.answers = vm["answers"].as<std::string>();
+  if (vm.count("merge")) {
+    files.merge = vm["merge"].as<std::vector<std::string>>();
+  }
+  files.resume = vm.count("resume") > 0;
+  if (vm.count("shard")) {
+    absl::StatusOr<batch::Shard> shard =
+        batch::ParseShard(vm["shard"].as<std::string>());
+    if (!shard.ok()) return shard.status();
+    files.shard = *shard;
+  }
+  if (files.queries.empty() && (vm.count("answers") || vm.count("merge") ||
+                                vm.count("shard") || files.resume)) {
+    return absl::InvalidArgumentError(
+        "--answers, --shard, --resume and --merge need --queries");
+  }
+  if (!files.queries.empty() && files.merge.empty() && files.answers.empty()) {
+    return absl::InvalidArgumentError("--queries needs --answers or --merge");
+  }
+  if (!files.merge.empty() && (vm.count("shard") || files.resume)) {
+    return absl::InvalidArgumentError(
+        "--merge takes no --shard or --resume: it merges every shard");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ApplyAnalysisFlags(const po::variables_map& vm, Invocation& inv) {
   constexpr int kMaxThreads = 256;
-  const bool any = vm.count("analysis-threads") || vm.count("search-threads");
+  const bool any = vm.count("analysis-threads") || vm.count("search-threads") ||
+                   vm.count("queries") || vm.count("answers") ||
+                   vm.count("shard") || vm.count("resume") || vm.count("merge");
   if (!any) return absl::OkStatus();
   if (inv.job != Job::kAnalysis) {
     return absl::InvalidArgumentError(
-        "--analysis-threads and --search-threads belong to the analysis job");
+        "--analysis-threads, --search-threads, --queries, --answers, "
+        "--shard, --resume and --merge belong to the analysis job");
+  }
+  if (absl::Status s = ApplyAnalysisFiles(vm, inv.analysis.files); !s.ok()) {
+    return s;
   }
   for (const char* name : {"analysis-threads", "search-threads"}) {
     if (vm.count(name) == 0) continue;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "protocol/analysis_batch.h"
 #include "search/search.h"
 
 namespace wallgo::protocol {
@@ -27,6 +28,7 @@ struct PerftJob {
 struct AnalysisJob {
   int analysis_threads = 1;
   int search_threads = 0;
+  AnalysisFiles files;  // --queries, --answers, --shard, --resume, --merge
 };
 
 struct Invocation {

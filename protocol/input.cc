@@ -1,5 +1,9 @@
 #include "protocol/input.h"
 
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <iterator>
 #include <utility>
 
@@ -113,5 +117,29 @@ InputReader::InputReader(std::istream& in)
 }
 
 InputReader::~InputReader() { thread_.join(); }
+
+bool FdLines::Next(std::string& line, size_t cap, const std::stop_token& stop) {
+  line.clear();
+  for (;;) {
+    while (pos_ < buffer_.size()) {
+      const char c = buffer_[pos_++];
+      if (c == '\n') return true;
+      if (line.size() <= cap) line.push_back(c);
+    }
+    if (eof_) return !line.empty();
+    if (stop.stop_requested()) return false;
+    pollfd p{fd_, POLLIN, 0};
+    if (poll(&p, 1, 50) <= 0) continue;  // quiet, or EINTR: check the stop
+    buffer_.resize(1 << 16);
+    const ssize_t n = read(fd_, buffer_.data(), buffer_.size());
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+      buffer_.clear();
+    } else {
+      buffer_.resize(n > 0 ? static_cast<size_t>(n) : 0);
+      eof_ = n <= 0;
+    }
+    pos_ = 0;
+  }
+}
 
 }  // namespace wallgo::protocol

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,6 +36,24 @@ CommandLine SplitCommandLine(absl::string_view line);
 
 // True when the cleaned `line` is the `quit` command (with or without id).
 bool IsQuitLine(absl::string_view line);
+
+// Lines of a file descriptor, read with poll so that a stop request
+// (common/batch/preemption.h) ends a wait for input at once.
+class FdLines {
+ public:
+  explicit FdLines(int fd) : fd_(fd) {}
+  // The next line without its '\n'; at most `cap` bytes of it are kept (the
+  // rest is read and dropped: `line` then holds cap + 1 bytes, so it is seen
+  // as too long). False at the end of input, or once `stop` is requested (a
+  // line not yet complete is then dropped).
+  bool Next(std::string& line, size_t cap, const std::stop_token& stop);
+
+ private:
+  int fd_;
+  std::string buffer_;
+  size_t pos_ = 0;
+  bool eof_ = false;
+};
 
 // Lines read so far, shared by the reader thread and the command loop.
 class InputQueue {

@@ -7,10 +7,13 @@
 #include <memory>
 
 #include "absl/strings/str_format.h"
+#include "common/batch/preemption.h"
+#include "protocol/analysis_batch.h"
 #include "protocol/analysis_server.h"
 #include "protocol/cli.h"
 #include "protocol/engine.h"
 #include "protocol/gtp.h"
+#include "protocol/input.h"
 #include "protocol/log.h"
 #include "protocol/perft_job.h"
 #include "search/bench.h"
@@ -64,21 +67,18 @@ int RunBench(const Invocation& inv) {
   return 0;
 }
 
-// One line of `in` into `line`, at most `cap` bytes of it kept (the rest is
-// read and dropped: `line` then holds cap + 1 bytes, so it is seen as too
-// long). False at the end of input.
-bool ReadBoundedLine(std::istream& in, std::string& line, size_t cap) {
-  line.clear();
-  std::streambuf* buffer = in.rdbuf();
-  for (;;) {
-    const int c = buffer->sbumpc();
-    if (c == std::char_traits<char>::eof()) return !line.empty();
-    if (c == '\n') return true;
-    if (line.size() <= cap) line.push_back(static_cast<char>(c));
-  }
-}
-
+// `wallgo analysis`: queries on stdin and answers on stdout, or over files
+// (--queries; analysis_batch.h). SIGTERM and SIGINT stop it within the
+// pre-emption contract (common/batch/preemption.h): exit status 75.
 int RunAnalysis(const Invocation& inv) {
+  const AnalysisFiles& files = inv.analysis.files;
+  if (!files.merge.empty()) {
+    const absl::Status merged = MergeAnswers(files, std::cout);
+    if (!merged.ok())
+      std::cerr << "wallgo analysis: " << merged.message() << "\n";
+    return merged.ok() ? 0 : 1;
+  }
+  batch::StopOnSignals stop;  // before the workers start
   AnalysisConfig config;
   config.analysis_threads = inv.analysis.analysis_threads;
   config.search_threads = inv.analysis.search_threads > 0
@@ -86,18 +86,37 @@ int RunAnalysis(const Invocation& inv) {
                               : inv.search.threads;
   config.defaults = inv.search;
   config.version = WALLGO_VERSION;
-  AnalysisServer server(
-      config,
-      [](const search::SearchOptions& options) {
-        return search::MakeSearcher(options);
-      },
-      [](const std::string& line) { std::cout << line << "\n"
-                                              << std::flush; });
-  std::string line;
-  while (ReadBoundedLine(std::cin, line, kMaxQueryLineBytes)) {
-    server.HandleLine(line);
+  const SearcherFactory factory = [](const search::SearchOptions& options) {
+    return search::MakeSearcher(options);
+  };
+  if (!files.queries.empty()) {
+    const absl::Status done =
+        RunAnalysisFiles(files, config, factory, stop.token(), std::cerr);
+    if (!done.ok()) {
+      std::cerr << "wallgo analysis: " << done.message() << "\n";
+      return 1;
+    }
+  } else {
+    AnalysisServer server(
+        config, factory,
+        [](const std::string& line) {
+          std::cout << line << "\n" << std::flush;
+        },
+        stop.token());
+    FdLines input(0);
+    std::string line;
+    while (input.Next(line, kMaxQueryLineBytes, stop.token())) {
+      server.HandleLine(line);
+    }
+    server.Finish();
   }
-  server.Finish();
+  if (stop.stopped()) {
+    std::cerr << "wallgo analysis: interrupted; only whole answers were "
+                 "written"
+              << (files.queries.empty() ? "" : ": run again with --resume")
+              << "\n";
+    return batch::kExitInterrupted;
+  }
   return 0;
 }
 

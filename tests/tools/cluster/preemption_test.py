@@ -122,6 +122,75 @@ class Preemption(unittest.TestCase):
         self.assertLess(len(json_lines(out)), 6)
         self.check_resumed(command, out, 6)
 
+    def write_queries(self, count, visits):
+        path = self.path("queries.jsonl")
+        placements = ["c3", "e3", "c5", "e5"]  # free in the start position
+        with open(path, "w", encoding="utf-8") as f:
+            for i in range(count):
+                moves = placements[:1 + i % 4]
+                f.write(json.dumps({"id": f"q{i}", "moves": moves,
+                                    "analyzeTurns": [0, len(moves)],
+                                    "maxVisits": visits}) + "\n")
+        return path
+
+    def test_analysis(self):
+        queries = self.write_queries(24, 6000)
+        answers = self.path("answers.jsonl")
+        command = [f"{BIN}/wallgo", "--hash", "16", "analysis",
+                   "--queries", queries, "--answers", answers]
+        status, seconds, output = self.interrupt(command, 0.2, answers)
+        self.assertEqual(status, EXIT_INTERRUPTED, output)
+        self.assertLess(seconds, STOP_LIMIT_S, output)
+        partial = json_lines(answers)  # whole lines only
+        self.assertLess(len(partial), 48)
+        self.assertTrue(all("terminated" not in a for a in partial))
+        done = subprocess.run(command + ["--resume"], capture_output=True,
+                              text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        merged = subprocess.run(
+            [f"{BIN}/wallgo", "analysis", "--queries", queries, "--merge",
+             answers], capture_output=True, text=True)
+        self.assertEqual(merged.returncode, 0, merged.stderr)
+        keys = [(a["id"], a["turnNumber"])
+                for a in map(json.loads, merged.stdout.splitlines())]
+        with open(queries, encoding="utf-8") as f:
+            expected = [(q["id"], t) for q in map(json.loads, f)
+                        for t in q["analyzeTurns"]]
+        self.assertEqual(keys, expected)
+        # The merge checks exactly once: a turn twice, or none, is an error.
+        twice = subprocess.run(
+            [f"{BIN}/wallgo", "analysis", "--queries", queries, "--merge",
+             answers, answers], capture_output=True, text=True)
+        self.assertEqual(twice.returncode, 1)
+        self.assertIn("answered twice", twice.stderr)
+        short = self.path("short.jsonl")
+        with open(answers, encoding="utf-8") as f:
+            lines = f.readlines()
+        with open(short, "w", encoding="utf-8") as f:
+            f.writelines(lines[1:])
+        missing = subprocess.run(
+            [f"{BIN}/wallgo", "analysis", "--queries", queries, "--merge",
+             short], capture_output=True, text=True)
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn("has no answer", missing.stderr)
+
+    def test_analysis_stream(self):
+        """Queries on stdin, the input left open: SIGTERM still ends it."""
+        proc = subprocess.Popen([f"{BIN}/wallgo", "--hash", "16", "analysis"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        for i in range(4):
+            proc.stdin.write(json.dumps({"id": f"s{i}", "moves": ["c3"],
+                                         "maxVisits": 10**7}) + "\n")
+        proc.stdin.flush()
+        time.sleep(0.5)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, EXIT_INTERRUPTED, err)
+        self.assertLess(time.monotonic() - start, STOP_LIMIT_S)
+        self.assertEqual(out, "")  # no answer cut short by the stop
+
     def test_generate(self):
         data = self.path("data.wgd")
         command = [f"{BIN}/wallgo-net", "generate", "--out", data, "--games",
