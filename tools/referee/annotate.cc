@@ -97,7 +97,8 @@ class Annotator {
   Annotator(const AnnotateOptions& options, EnginePool& pool)
       : options_(options), pool_(pool) {}
 
-  absl::StatusOr<GameRecord> Annotate(GameRecord record) {
+  absl::StatusOr<GameRecord> Annotate(GameRecord record,
+                                      const AnnotateProgress& progress) {
     absl::StatusOr<Rules> rules = ParseRules(record.rules);
     if (!rules.ok()) return rules.status();
     absl::StatusOr<Opening> opening = ResolveOpening(*rules, record.opening);
@@ -114,6 +115,10 @@ class Annotator {
     std::vector<std::optional<EngineView>> views(n + 1);
     for (size_t i = 0; i <= n; ++i) {
       if (absl::Status s = Judge(game, rates[i], views[i]); !s.ok()) return s;
+      if (progress &&
+          !progress(static_cast<int>(i) + 1, static_cast<int>(n) + 1)) {
+        return absl::CancelledError("the annotation was stopped");
+      }
       if (i == n || record.moves[i].move == "resign") break;
       if (absl::Status s = Play(game, record.moves[i]); !s.ok()) {
         return absl::InvalidArgumentError(
@@ -312,6 +317,17 @@ void AddNotes(GameRecord& record, const std::vector<WinRates>& rates,
   record.annotation = game_note;
 }
 
+absl::StatusOr<GameRecord> AnnotateGame(GameRecord record,
+                                        const AnnotateOptions& options,
+                                        EnginePool& pool,
+                                        const AnnotateProgress& progress) {
+  if ((options.visits > 0) == (options.movetime_s > 0)) {
+    return absl::InvalidArgumentError(
+        "give exactly one of visits and movetime");
+  }
+  return Annotator(options, pool).Annotate(std::move(record), progress);
+}
+
 absl::Status RunAnnotate(const AnnotateOptions& options, std::ostream& out,
                          std::ostream& err, std::stop_token stop) {
   if ((options.visits > 0) == (options.movetime_s > 0)) {
@@ -328,12 +344,11 @@ absl::Status RunAnnotate(const AnnotateOptions& options, std::ostream& out,
   if (!log.ok()) return log.status();
   const std::vector<EngineSpec> engines = {options.engine};
   EnginePool pool(engines, log->get(), stop);
-  Annotator annotator(options, pool);
   int failed = 0;
   for (size_t k = 0; k < pending->size(); ++k) {
     const int number = (*pending)[k].game;
     absl::StatusOr<GameRecord> annotated =
-        annotator.Annotate(std::move((*pending)[k]));
+        AnnotateGame(std::move((*pending)[k]), options, pool);
     if (!annotated.ok() && stop.stop_requested()) break;  // left out
     if (!annotated.ok()) {
       ++failed;

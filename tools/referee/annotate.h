@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <set>
@@ -75,6 +76,22 @@ using WinRates = std::array<double, kMaxPlayers>;
 void AddNotes(GameRecord& record, const std::vector<WinRates>& rates,
               const std::vector<std::optional<EngineView>>& views,
               const AnnotateOptions& options);
+
+class EnginePool;  // referee_game.h
+
+// Called after each position of a game is judged, with the positions judged
+// and the positions in all; returning false stops the game's annotation.
+using AnnotateProgress = std::function<bool(int done, int total)>;
+
+// Judges every move of one game with engine 0 of `pool` at the options'
+// budget (visits or movetime, command timeout) and adds the notes (AddNotes).
+// The engine is told the game from its opening; an engine that fails is
+// killed (the pool starts another next time) and the game is an error, as
+// is a stop asked by `progress` (Cancelled). `wallgo-referee annotate` and
+// wallgo-gui's review both judge games with this.
+absl::StatusOr<GameRecord> AnnotateGame(
+    GameRecord record, const AnnotateOptions& options, EnginePool& pool,
+    const AnnotateProgress& progress = nullptr);
 
 // Annotates the games; a progress line per game on `out`. Errors are for
 // unusable options or files; a game whose engine fails is reported on `err`
