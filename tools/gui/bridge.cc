@@ -5,6 +5,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
+#include "tools/referee/referee_game.h"
 #include "tools/referee/schedule.h"
 
 namespace wallgo::gui {
@@ -170,6 +171,7 @@ Bridge::~Bridge() {
     timer_wake_.notify_all();
   }
   timer_.join();
+  for (std::thread& review : review_threads_) review.join();
   workers_.clear();
 }
 
@@ -193,6 +195,7 @@ absl::Status Bridge::Handle(const std::string& text) {
       {"position", &Bridge::ImportPosition},
       {"records", &Bridge::LoadRecords},
       {"record", &Bridge::ShowRecord},
+      {"review", &Bridge::StartReview},
   };
   absl::Status done;
   if (*type == "undo") {
@@ -287,6 +290,9 @@ absl::StatusOr<std::vector<Seat>> Bridge::ParseSeats(const json& seats,
 void Bridge::Replace(GuiGame game, std::vector<Seat> seats) {
   game_ = std::move(game);
   turn_moves_ = -1;
+  const uint64_t review_id = review_.id;
+  review_ = Review{};
+  review_.id = review_id + 1;  // a running review stops
   seats_ = std::move(seats);
   graph_.clear();
   candidates_.clear();
@@ -543,6 +549,7 @@ absl::Status Bridge::LoadRecords(const json& message) {
           std::vector<Seat>(ParseRules(records[0].rules)->players));
   records_ = std::move(records);
   record_shown_ = 0;
+  ReviewFromRecord(records_[0]);
   game_.Goto(0).IgnoreError();
   return absl::OkStatus();
 }
@@ -557,6 +564,7 @@ absl::Status Bridge::ShowRecord(const json& message) {
   const int players = game.start().num_players();
   Replace(std::move(game), std::vector<Seat>(players));
   record_shown_ = static_cast<int>(*index);
+  ReviewFromRecord(records_[*index]);
   game_.Goto(0).IgnoreError();
   return absl::OkStatus();
 }
@@ -717,6 +725,7 @@ json Bridge::StateLocked() const {
   state["cursor"] = game_.cursor();
   state["board"] = BoardJson(game_);
   state["event"] = event_;
+  state["review"] = ReviewJson();
   const std::string record_line = RecordLineLocked();
   state["recordLine"] = record_line.empty() ? json() : json(record_line);
   state["records"] = nullptr;
@@ -730,8 +739,12 @@ json Bridge::StateLocked() const {
 }
 
 std::string Bridge::RecordLineLocked() const {
+  if (!game_.Whole().is_over()) return "";
+  return referee::RecordToJson(GameRecordLocked());
+}
+
+referee::GameRecord Bridge::GameRecordLocked() const {
   const Game whole = game_.Whole();
-  if (!whole.is_over()) return "";
   const Position& start = game_.start();
   referee::GameRecord r;
   r.game = 1;
@@ -763,9 +776,127 @@ std::string Bridge::RecordLineLocked() const {
   if (whole.resigned()) {
     r.loser = ColourName(*whole.resigned());
     r.reason = game_.moves().back().timeout ? "timeout" : "resign";
+  } else if (!whole.is_over()) {
+    r.reason = "unfinished";
   }
   r.final_position = PositionString(whole.position());
-  return referee::RecordToJson(r);
+  return r;
+}
+
+absl::Status Bridge::StartReview(const json& message) {
+  int engine = analysis_engine_;
+  if (message.contains("engine")) {
+    absl::StatusOr<int> index = EngineIndex(message["engine"]);
+    if (!index.ok()) return index.status();
+    engine = *index;
+  }
+  referee::AnnotateOptions options;
+  options.engine = specs_[engine];
+  options.command_timeout_s = options_.timeouts.command_s;
+  if (message.contains("visits")) {
+    absl::StatusOr<int64_t> visits = IntField(message, "visits", 1, 10'000'000);
+    if (!visits.ok()) return visits.status();
+    options.visits = *visits;
+  } else {
+    options.movetime_s = 0.5;
+    if (message.contains("movetime")) {
+      absl::StatusOr<double> t = NumberField(message, "movetime", 0.01, 60);
+      if (!t.ok()) return t.status();
+      options.movetime_s = *t;
+    }
+  }
+  if (game_.moves().empty()) {
+    return absl::FailedPreconditionError("no moves to review");
+  }
+  referee::GameRecord record = GameRecordLocked();
+  review_ = Review{review_.id + 1,
+                   "running",
+                   specs_[engine].name,
+                   "",
+                   0,
+                   static_cast<int>(game_.moves().size()) + 1,
+                   {},
+                   {}};
+  for (const PlayedMove& m : game_.moves()) {
+    review_.moves.push_back(MoveName(m.move));
+  }
+  review_threads_.emplace_back([this, id = review_.id,
+                                record = std::move(record),
+                                options] { RunReview(id, record, options); });
+  return absl::OkStatus();
+}
+
+void Bridge::RunReview(uint64_t id, referee::GameRecord record,
+                       referee::AnnotateOptions options) {
+  const std::vector<EngineSpec> engines = {options.engine};
+  referee::EnginePool pool(engines, log_.get());
+  const auto progress = [&](int done, int total) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closing_ || id != review_.id) return false;
+    review_.done = done;
+    review_.total = total;
+    publish_(StateLocked().dump());
+    return true;
+  };
+  absl::StatusOr<referee::GameRecord> annotated =
+      referee::AnnotateGame(std::move(record), options, pool, progress);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closing_ || id != review_.id) return;
+  if (annotated.ok()) {
+    review_.state = "done";
+    review_.record = std::move(*annotated);
+  } else {
+    review_.state = "failed";
+    review_.error = std::string(annotated.status().message());
+  }
+  publish_(StateLocked().dump());
+}
+
+void Bridge::ReviewFromRecord(const referee::GameRecord& record) {
+  review_ = Review{review_.id + 1, "", "", "", 0, 0, {}, {}};
+  if (!record.annotation) return;
+  review_.state = "done";
+  review_.engine = record.annotation->engine;
+  for (const PlayedMove& m : game_.moves()) {
+    review_.moves.push_back(MoveName(m.move));
+  }
+  review_.record = record;
+}
+
+json Bridge::ReviewJson() const {
+  json review = {{"state", review_.state}, {"engine", review_.engine},
+                 {"error", review_.error}, {"done", review_.done},
+                 {"total", review_.total}, {"moves", review_.moves}};
+  json notes = json::array();
+  json accuracy = json::object();
+  if (review_.record) {
+    const referee::GameRecord& r = *review_.record;
+    // The record's moves are the last of the game's (after an opening).
+    const size_t offset = review_.moves.size() - r.moves.size();
+    for (size_t i = 0; i < offset; ++i) notes.push_back(nullptr);
+    for (const referee::MoveRecord& m : r.moves) {
+      if (!m.note) {
+        notes.push_back(nullptr);
+        continue;
+      }
+      notes.push_back({{"judgement", m.note->judgement},
+                       {"best", m.note->best},
+                       {"loss", m.note->loss},
+                       {"before", m.note->before},
+                       {"after", m.note->after}});
+    }
+    if (r.annotation) {
+      for (const auto& [colour, value] : r.annotation->accuracy) {
+        accuracy[colour] = value;
+      }
+      review["turningPoint"] = r.annotation->turning_point == 0
+                                   ? json()
+                                   : json(r.annotation->turning_point + offset);
+    }
+  }
+  review["notes"] = notes;
+  review["accuracy"] = accuracy;
+  return review;
 }
 
 std::string Bridge::RecordLine() {

@@ -25,6 +25,7 @@
 #include "tools/client/engine_spec.h"
 #include "tools/gui/engine_worker.h"
 #include "tools/gui/gui_game.h"
+#include "tools/referee/annotate.h"
 #include "tools/referee/records.h"
 
 namespace wallgo::gui {
@@ -90,6 +91,7 @@ class Bridge {
   absl::Status ImportPosition(const nlohmann::json& message);
   absl::Status LoadRecords(const nlohmann::json& message);
   absl::Status ShowRecord(const nlohmann::json& message);
+  absl::Status StartReview(const nlohmann::json& message);
 
   absl::StatusOr<std::vector<Seat>> ParseSeats(const nlohmann::json& seats,
                                                int players) const;
@@ -103,6 +105,15 @@ class Bridge {
   nlohmann::json AnalysisLocked() const;
   bool EngineToMove() const;
   std::string RecordLineLocked() const;
+  // The game so far as a referee record (finished or not).
+  referee::GameRecord GameRecordLocked() const;
+  // The review thread's body: `wallgo-referee annotate`'s judgement of the
+  // whole game (referee::AnnotateGame) with a fresh process of the engine.
+  void RunReview(uint64_t id, referee::GameRecord record,
+                 referee::AnnotateOptions options);
+  // Takes the notes of an annotated record as the review of the game shown.
+  void ReviewFromRecord(const referee::GameRecord& record);
+  nlohmann::json ReviewJson() const;
   // Seconds left on `colour`'s clock at the ply shown: its main time plus an
   // increment per move, less the time its moves took (a random turn played
   // for it after its clock ran out starts it again at the increment).
@@ -142,6 +153,17 @@ class Bridge {
   int record_shown_ = -1;
   std::string event_;     // the last engine failure, for people
   bool closing_ = false;  // the destructor has begun: callbacks do nothing
+  // The review of the game: `moves` are the move tokens it judged, `record`
+  // the annotated record (its moves are the game's last record.moves.size()).
+  struct Review {
+    uint64_t id = 0;    // a new review makes an older one's thread stop
+    std::string state;  // "", "running", "done", "failed"
+    std::string engine, error;
+    int done = 0, total = 0;
+    std::vector<std::string> moves;
+    std::optional<referee::GameRecord> record;
+  } review_;
+  std::vector<std::thread> review_threads_;  // joined by the destructor
   // The turn at the end of the game began at `turn_started_`, after
   // `turn_moves_` moves (-1: a new game, not yet timed).
   std::chrono::steady_clock::time_point turn_started_;

@@ -4,7 +4,7 @@ by chromium-driver through python3-selenium, headless, on a free port.
 
   browser_test.py TEST --bin DIR --shots DIR [--docs-image FILE]
 
-TEST is one of: full_game, three_players, record, analysis, recover, games, timer. Each
+TEST is one of: full_game, three_players, record, analysis, recover, games, timer, review. Each
 starts its own wallgo-gui (and engines), drives the page only by clicks and
 keys like a person, checks what the page shows, and saves screenshots.
 """
@@ -498,6 +498,66 @@ def test_timer(args):
         print(f"turn clock after a reload: {shown}; penalty {s['moves'][0]['move']}")
     finally:
         gui.close()
+
+
+# A game level 8 won against level 2 (wallgo-referee, 0.2 s a move), cut at
+# a position red wins (its win rate 0.99 to wallgo at 800 visits) and ended
+# with a planted blunder: d3e2w throws the win away (0.16 after it).
+PLANTED_RULES = "players=2 setup=fourstone stay=always wall-limit=unlimited breakers=0"
+PLANTED = ("b:f5 r:c6 r:g1g3n b:c4c2w r:b2c3n b:f5e6e r:f6e5w b:f2f4e r:e5f5e b:f4f2w r:g3f3s b:c2c2n "
+           "r:f3e2n b:c2d3w r:e2d2w b:f2e1n r:d2d1e b:e6f7s r:c3b4e b:e1g1w r:f5f3e b:d3e4s r:f3f4s "
+           "b:e4d4w r:d1d3n b:d4e4e r:f4e5n b:e4d5n r:b4b4n b:d5c5n r:b4a5s b:b6b6e r:d3e2w")
+
+
+def test_review(args):
+    """A records file is loaded and reviewed by wallgo with the classification
+    of `wallgo-referee annotate`: the planted blunder is marked, both players
+    get an accuracy, and stepping to the mistake shows the better move."""
+    colours = {"r": "red", "b": "blue"}
+    moves = [{"colour": colours[t[0]], "move": t[2:], "ms": 100} for t in PLANTED.split()]
+    record = {"game": 1, "set": 0, "seats": {"red": "planted", "blue": "level2"}, "rules": PLANTED_RULES,
+              "opening": "g1 c4", "moves": moves, "scores": {"red": 0, "blue": 0}, "winner": "draw",
+              "winners": ["red", "blue"], "reason": "unfinished", "final": ""}
+    with tempfile.TemporaryDirectory() as tmp:
+        records = os.path.join(tmp, "planted.jsonl")
+        with open(records, "w") as f:
+            f.write(json.dumps(record) + "\n")
+        gui = Gui(args, [wallgo(args, "--hash 16 --threads 1")], args.shots)
+        try:
+            gui.css("details:last-of-type summary")[0].click()
+            before = gui.version()
+            gui.css("[data-records-file]")[0].send_keys(records)
+            gui.wait_change(before, "the records to load")
+            Select(gui.css("[data-review-time]")[0]).select_by_value("0.1")
+            gui.click("[data-action=review]")
+            wait("the progress bar", lambda: gui.css("[data-review-progress]:not([hidden])") or
+                 gui.state()["review"]["state"] == "done", 10)
+            wait("the review", lambda: gui.state()["review"]["state"] in ("done", "failed"), 40)
+            review = gui.state()["review"]
+            check(review["state"] == "done", f"review: {review['error']}")
+            ply = len(gui.state()["moves"])
+            last = gui.css(f"#moves li[data-ply='{ply}']")[0]
+            check(last.get_attribute("data-judgement") == "blunder", f"the planted move is {last.get_attribute('data-judgement')}")
+            check("??" in last.text, f"the blunder's symbol: {last.text}")
+            accuracy = {e.get_attribute("data-accuracy"): float(e.text) for e in gui.css("[data-accuracy]")}
+            check(set(accuracy) == {"red", "blue"}, f"accuracy {accuracy}")
+            # Step from mistake to mistake up to the planted one.
+            for _ in range(40):
+                if gui.state()["cursor"] == ply - 1:
+                    break
+                before = gui.version()
+                gui.click("[data-action=next-mistake]")
+                gui.wait_change(before, "the next mistake")
+            check(gui.state()["cursor"] == ply - 1, "next-mistake reaches the blunder")
+            best = review["notes"][ply - 1]["best"]
+            wait("the better move drawn", lambda: gui.css(f"[data-better-move='{best}']"), 5)
+            check(best in gui.css("[data-review-note]")[0].text, "the note names the better move")
+            gui.shot("review.png")
+            if args.docs_image:
+                gui.driver.save_screenshot(args.docs_image)
+            print(f"review: accuracy {accuracy}; blunder {moves[-1]['move']}, better {best}")
+        finally:
+            gui.close()
 
 
 TESTS = {name[5:]: f for name, f in globals().items() if name.startswith("test_")}

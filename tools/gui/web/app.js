@@ -113,6 +113,7 @@ function render() {
   renderStatus();
   renderMoves();
   renderEngines();
+  renderReview();
   renderAnalysis();
   renderEvent();
   renderRecords();
@@ -122,9 +123,27 @@ function render() {
   $('export-record').hidden = !state.recordLine;
 }
 
+// The review's note of move `index` (0-based), if the review judged this
+// very game up to that move.
+const SYMBOLS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+function reviewNote(index) {
+  const r = state.review;
+  if (!r || r.state !== 'done' || !r.notes[index] || r.moves[index] !== state.moves[index]?.move) return null;
+  for (let i = 0; i < index; ++i) if (r.moves[i] !== state.moves[i].move) return null;
+  return r.notes[index];
+}
+function judgedPlies() {
+  return state.moves.map((m, i) => (reviewNote(i)?.judgement ? i + 1 : 0)).filter((p) => p > 0);
+}
+
 function renderBoard() {
-  const analysis = state.analysis.on && state.analysis.ply === state.cursor
+  let analysis = state.analysis.on && state.analysis.ply === state.cursor
     ? { candidates: state.analysis.candidates, preview } : null;
+  // Before a judged move: the engine's better move, drawn on the board.
+  const next = reviewNote(state.cursor);
+  if (next && next.judgement && next.best) {
+    analysis = { ...(analysis || { candidates: [] }), better: next.best };
+  }
   drawBoard(svg, state.board, { ...input, enabled: inputEnabled() }, analysis);
   svg.dataset.turn = state.board.turn;
   svg.dataset.phase = state.board.phase;
@@ -205,13 +224,49 @@ function renderMoves() {
     const li = document.createElement('li');
     li.dataset.move = m.move;
     li.dataset.ply = String(i + 1);
-    li.className = `move-${m.colour}` + (i + 1 === state.cursor ? ' current' : '') + (i + 1 > state.cursor ? ' future' : '');
+    li.className = `move-${m.colour}` + (i + 1 === state.cursor ? ' current' : '') + (i + 1 > state.cursor ? ' future' : '') +
+      (i === state.cursor ? ' judged-next' : '');
+    const note = reviewNote(i);
+    if (note && note.judgement) li.dataset.judgement = note.judgement;
     li.innerHTML = `<small class="ply">${i + 1}.</small> <span class="swatch fill-${m.colour}">${LETTERS[m.colour]}</span> ${m.move}` +
+      (note && note.judgement ? `<b class="judgement judgement-${note.judgement}" title="${note.judgement}: best ${escapeHtml(note.best)}">${SYMBOLS[note.judgement]}</b>` : '') +
+      (m.random ? ' <small title="played by the server: time ran out">⏱</small>' : '') +
       (m.ms !== undefined ? ` <small>${(m.ms / 1000).toFixed(1)}s</small>` : '');
     list.appendChild(li);
   });
   const current = list.querySelector('.current');
   if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+}
+
+function renderReview() {
+  const r = state.review;
+  const select = $('review-engine');
+  if (select.options.length !== state.engines.length) {
+    select.replaceChildren(...state.engines.map((e) => new Option(e.name, e.name)));
+    select.value = state.analysis.engine;
+  }
+  const progress = $('review-progress');
+  progress.hidden = r.state !== 'running';
+  progress.max = Math.max(r.total, 1);
+  progress.value = r.done;
+  const summary = $('review-summary');
+  summary.replaceChildren();
+  summary.dataset.reviewState = r.state;
+  if (r.state === 'failed') summary.textContent = `review failed: ${r.error}`;
+  else if (r.state === 'running') summary.textContent = `${r.engine} reviews: ${r.done} of ${r.total} positions`;
+  for (const [colour, accuracy] of Object.entries(r.accuracy || {})) {
+    if (r.state !== 'done') break;
+    const counts = { inaccuracy: 0, mistake: 0, blunder: 0 };
+    state.moves.forEach((m, i) => { const n = reviewNote(i); if (m.colour === colour && n && n.judgement) counts[n.judgement]++; });
+    const div = document.createElement('div');
+    div.innerHTML = `<span class="swatch fill-${colour}">${LETTERS[colour]}</span> ${colour}: accuracy <b data-accuracy="${colour}">${accuracy.toFixed(1)}</b>` +
+      ` · ${counts.inaccuracy} ?! · ${counts.mistake} ? · ${counts.blunder} ??`;
+    summary.appendChild(div);
+  }
+  const note = reviewNote(state.cursor);
+  $('review-note').textContent = note && note.judgement
+    ? `move ${state.cursor + 1} ${state.moves[state.cursor].move} is ${note.judgement === 'inaccuracy' ? 'an' : 'a'} ${note.judgement} (win rate ${(note.before * 100).toFixed(0)}% → ${(note.after * 100).toFixed(0)}%): better ${note.best}`
+    : '';
 }
 
 function renderEngines() {
@@ -381,7 +436,18 @@ function boardSvgText() {
   return new XMLSerializer().serializeToString(clone);
 }
 
+// Mistake stepping goes to the position before each judged move, where the
+// board shows the better move.
+function stepMistake(direction) {
+  const before = judgedPlies().map((p) => p - 1);
+  const to = direction > 0 ? before.find((p) => p > state.cursor) : before.reverse().find((p) => p < state.cursor);
+  if (to !== undefined) send({ type: 'goto', ply: to });
+}
+
 const actions = {
+  review: () => send({ type: 'review', engine: $('review-engine').value, movetime: Number($('review-time').value) }),
+  'next-mistake': () => stepMistake(1),
+  'prev-mistake': () => stepMistake(-1),
   // The printed rules' timing: 90 s a turn, a random turn for a late player.
   'show-rules': () => {
     for (const row of $('seat-rows').querySelectorAll('.seat-row')) {

@@ -169,6 +169,25 @@ function drawChoices(svg, legal, input) {
   }
 }
 
+// A move's arrow (stone to destination) and wall side, classed
+// `${kind}-arrow` and `${kind}-wall`.
+function drawMoveMarks(parent, m, kind) {
+  if (!m.to) return;
+  const b = cellXY(m.to);
+  if (m.from && m.from !== m.to) {
+    const a = cellXY(m.from);
+    el('line', { x1: a.x + 30, y1: a.y + 30, x2: b.x + 30, y2: b.y + 30, class: `${kind}-arrow`,
+                 'marker-end': 'url(#arrow)' }, parent);
+  }
+  if (m.side) {
+    const edge = canonicalEdge(m.to, m.side);
+    if (edge) {
+      const [x1, y1, x2, y2] = edgeLine(edge);
+      el('line', { x1, y1, x2, y2, class: `${kind}-wall` }, parent);
+    }
+  }
+}
+
 // Candidates: an arrow from stone to destination, the wall side marked, and
 // visits and win rate; `analysis.preview` is a principal variation to show.
 function drawAnalysis(svg, analysis) {
@@ -184,18 +203,7 @@ function drawAnalysis(svg, analysis) {
     const cg = el('g', { class: `candidate rank-${i}`, 'data-candidate': c.move }, g);
     if (m.to) {
       const b = cellXY(m.to);
-      if (m.from && m.from !== m.to) {
-        const a = cellXY(m.from);
-        el('line', { x1: a.x + 30, y1: a.y + 30, x2: b.x + 30, y2: b.y + 30, class: 'candidate-arrow',
-                     'marker-end': 'url(#arrow)' }, cg);
-      }
-      if (m.side) {
-        const edge = canonicalEdge(m.to, m.side);
-        if (edge) {
-          const [x1, y1, x2, y2] = edgeLine(edge);
-          el('line', { x1, y1, x2, y2, class: 'candidate-wall' }, cg);
-        }
-      }
+      drawMoveMarks(cg, m, 'candidate');
       // One label per destination: the best candidate's (they come best first).
       if (!labelled.has(m.to)) {
         labelled.add(m.to);
@@ -204,6 +212,16 @@ function drawAnalysis(svg, analysis) {
       }
     }
   });
+  // The review's better move before a mistake: a green arrow and wall.
+  if (analysis.better) {
+    const m = parseToken(analysis.better);
+    const bg = el('g', { class: 'better-move', 'data-better-move': analysis.better }, g);
+    if (m.to && !(m.from && m.from !== m.to)) {
+      const b = cellXY(m.to);
+      el('circle', { cx: b.x + 30, cy: b.y + 30, r: 22, class: 'better-ring' }, bg);
+    }
+    drawMoveMarks(bg, m, 'better');
+  }
   if (analysis.preview) {
     const pg = el('g', { class: 'pv-preview' }, g);
     analysis.preview.forEach((token, i) => {
