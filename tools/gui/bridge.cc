@@ -169,6 +169,7 @@ Bridge::~Bridge() {
     std::lock_guard<std::mutex> lock(mutex_);
     closing_ = true;
     timer_wake_.notify_all();
+    review_.stop->request_stop();
   }
   timer_.join();
   for (std::thread& review : review_threads_) review.join();
@@ -290,9 +291,7 @@ absl::StatusOr<std::vector<Seat>> Bridge::ParseSeats(const json& seats,
 void Bridge::Replace(GuiGame game, std::vector<Seat> seats) {
   game_ = std::move(game);
   turn_moves_ = -1;
-  const uint64_t review_id = review_.id;
-  review_ = Review{};
-  review_.id = review_id + 1;  // a running review stops
+  ResetReview();
   seats_ = std::move(seats);
   graph_.clear();
   candidates_.clear();
@@ -809,27 +808,32 @@ absl::Status Bridge::StartReview(const json& message) {
     return absl::FailedPreconditionError("no moves to review");
   }
   referee::GameRecord record = GameRecordLocked();
-  review_ = Review{review_.id + 1,
-                   "running",
-                   specs_[engine].name,
-                   "",
-                   0,
-                   static_cast<int>(game_.moves().size()) + 1,
-                   {},
-                   {}};
+  ResetReview();
+  review_.state = "running";
+  review_.engine = specs_[engine].name;
+  review_.total = static_cast<int>(game_.moves().size()) + 1;
   for (const PlayedMove& m : game_.moves()) {
     review_.moves.push_back(MoveName(m.move));
   }
   review_threads_.emplace_back([this, id = review_.id,
-                                record = std::move(record),
-                                options] { RunReview(id, record, options); });
+                                record = std::move(record), options,
+                                stop = review_.stop->get_token()] {
+    RunReview(id, record, options, stop);
+  });
   return absl::OkStatus();
 }
 
+void Bridge::ResetReview() {
+  review_.stop->request_stop();
+  const uint64_t id = review_.id;
+  review_ = Review{};
+  review_.id = id + 1;  // the old thread sees it is not wanted
+}
+
 void Bridge::RunReview(uint64_t id, referee::GameRecord record,
-                       referee::AnnotateOptions options) {
+                       referee::AnnotateOptions options, std::stop_token stop) {
   const std::vector<EngineSpec> engines = {options.engine};
-  referee::EnginePool pool(engines, log_.get());
+  referee::EnginePool pool(engines, log_.get(), stop);
   const auto progress = [&](int done, int total) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closing_ || id != review_.id) return false;
@@ -853,7 +857,7 @@ void Bridge::RunReview(uint64_t id, referee::GameRecord record,
 }
 
 void Bridge::ReviewFromRecord(const referee::GameRecord& record) {
-  review_ = Review{review_.id + 1, "", "", "", 0, 0, {}, {}};
+  ResetReview();
   if (!record.annotation) return;
   review_.state = "done";
   review_.engine = record.annotation->engine;

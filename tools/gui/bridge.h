@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -110,7 +111,9 @@ class Bridge {
   // The review thread's body: `wallgo-referee annotate`'s judgement of the
   // whole game (referee::AnnotateGame) with a fresh process of the engine.
   void RunReview(uint64_t id, referee::GameRecord record,
-                 referee::AnnotateOptions options);
+                 referee::AnnotateOptions options, std::stop_token stop);
+  // A new review (or none) in place of the current one, which stops.
+  void ResetReview();
   // Takes the notes of an annotated record as the review of the game shown.
   void ReviewFromRecord(const referee::GameRecord& record);
   nlohmann::json ReviewJson() const;
@@ -162,6 +165,9 @@ class Bridge {
     int done = 0, total = 0;
     std::vector<std::string> moves;
     std::optional<referee::GameRecord> record;
+    // Stops its engine's command in flight (a new review, a closed game).
+    std::shared_ptr<std::stop_source> stop =
+        std::make_shared<std::stop_source>();
   } review_;
   std::vector<std::thread> review_threads_;  // joined by the destructor
   // The turn at the end of the game began at `turn_started_`, after
