@@ -1,4 +1,4 @@
-// Fuzz target: self-play data files (search/net/training_data.h) as
+// Fuzz target: self-play data files (tools/train/training_data.h) as
 // wallgo-net features, verify and a resumed generate read them. The input
 // is a file. Reading the header and the records, each record's position
 // (checked by Position::FromParts) and moves, the training example made
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "search/net/examples.h"
-#include "search/net/training_data.h"
 #include "tests/fuzz/fuzz_check.h"
+#include "tools/train/examples.h"
+#include "tools/train/training_data.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace wallgo;

@@ -18,11 +18,11 @@
 #include "nlohmann/json.hpp"
 #include "search/bench.h"
 #include "search/net/builtin_weights.h"
-#include "search/net/fixture.h"
 #include "search/net/net_evaluator.h"
-#include "search/net/symmetry.h"
 #include "search/search.h"
 #include "tests/engine/test_support.h"
+#include "tools/train/fixture.h"
+#include "tools/train/symmetry.h"
 
 namespace wallgo::search::net {
 namespace {

@@ -1,4 +1,4 @@
-#include "search/net/examples.h"
+#include "tools/train/examples.h"
 
 #include <algorithm>
 #include <bit>

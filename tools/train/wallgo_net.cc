@@ -29,11 +29,11 @@
 #include "search/classic_evaluator.h"
 #include "search/eval/eval.h"
 #include "search/net/builtin_weights.h"
-#include "search/net/examples.h"
-#include "search/net/fixture.h"
 #include "search/net/net_evaluator.h"
-#include "search/net/selfplay_data.h"
-#include "search/net/symmetry.h"
+#include "tools/train/examples.h"
+#include "tools/train/fixture.h"
+#include "tools/train/selfplay_data.h"
+#include "tools/train/symmetry.h"
 
 namespace po = boost::program_options;
 

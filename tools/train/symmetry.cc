@@ -1,4 +1,4 @@
-#include "search/net/symmetry.h"
+#include "tools/train/symmetry.h"
 
 namespace wallgo::search::net {
 namespace {

@@ -13,8 +13,8 @@
 #include "engine/movegen.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
-#include "search/net/examples.h"
-#include "search/net/selfplay_data.h"
+#include "tools/train/examples.h"
+#include "tools/train/selfplay_data.h"
 
 namespace wallgo::search::net {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "search/net/features.h"
-#include "search/net/training_data.h"
+#include "tools/train/training_data.h"
 
 namespace wallgo::search::net {
 

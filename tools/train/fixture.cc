@@ -1,4 +1,4 @@
-#include "search/net/fixture.h"
+#include "tools/train/fixture.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "search/net/net_evaluator.h"
-#include "search/net/training_data.h"
+#include "tools/train/training_data.h"
 
 namespace wallgo::search::net {
 namespace {

@@ -1,4 +1,4 @@
-#include "search/net/selfplay_data.h"
+#include "tools/train/selfplay_data.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "search/net/training_data.h"
+#include "tools/train/training_data.h"
 
 #include <bit>
 #include <cstring>

@@ -17,8 +17,8 @@
 #include "absl/status/status.h"
 #include "engine/types.h"
 #include "search/net/network.h"
-#include "search/net/training_data.h"
 #include "search/search.h"
+#include "tools/train/training_data.h"
 
 namespace wallgo::search::net {
 
