@@ -100,10 +100,11 @@ def check_games_once(folder, games):
 def test_kills(bin_dir, top):
     folder = os.path.join(top, "kills")
     kills = 0
-    for generation in (1, 2):
-        for stage in loop.STAGES:
-            kill_inside(folder, bin_dir, generation, stage, 2)
-            kills += 1
+    # Inside every stage of generation 1; generation 2 then resumes from a
+    # state that a killed generation 1 left.
+    for stage in loop.STAGES:
+        kill_inside(folder, bin_dir, 1, stage, 2)
+        kills += 1
     result = run_loop(folder, bin_dir, "--generations", "2")
     check(result.returncode == 0, f"resumed to the end after {kills} kills ({result.stderr.strip()})")
     log = events(folder)
