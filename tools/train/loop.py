@@ -40,6 +40,8 @@ SETTINGS = {
     "games": (2000, 8, "self-play games a generation"),
     "heldout": (200, 2, "held-out games a generation"),
     "visits": (400, 24, "playouts a self-play move"),
+    "fast_visits": (0, 0, "playout cap randomisation: playouts of a fast move (0: off)"),
+    "full_share": (0.25, 0.25, "with --fast-visits: the share of moves searched in full"),
     "jobs": (2, 2, "self-play games at once, and gating games at once"),
     "epochs": (3.0, 4.0, "training epochs over the window"),
     "batch": (512, 64, "training batch"),
@@ -219,7 +221,9 @@ class Generation:
     def generate(self, out, games, seed):
         cmd = [self.net, "generate", "--out", out, "--games", str(games),
                "--visits", str(self.config["visits"]), "--seed", str(seed),
-               "--jobs", str(self.config["jobs"]), "--eval", self.config["eval"], "--quiet"]
+               "--jobs", str(self.config["jobs"]), "--eval", self.config["eval"], "--quiet",
+               "--fast-visits", str(self.config["fast_visits"]),
+               "--full-share", str(self.config["full_share"])]
         if self.config["eval"] != "classic":
             cmd += ["--weights", self.best]
         self.run.command(cmd)

@@ -80,16 +80,19 @@ DataHeader HeaderFor(const GenerateOptions& o) {
   if (o.eval != EvalKind::kClassic && o.network != nullptr) {
     h.weights_checksum = o.network->checksum();
   }
+  if (o.fast_visits > 0) {
+    h.fast_visits = static_cast<uint32_t>(o.fast_visits);
+    h.full_share = o.full_share;
+  }
   return h;
 }
 
-std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& o, int game,
-                                         std::stop_token stop) {
-  const uint64_t seed = GameSeed(o.seed, game);
-  std::mt19937_64 rng(seed);
+// The level-10 searcher of a self-play game at `visits` playouts a move.
+std::unique_ptr<Searcher> SelfPlaySearcher(const GenerateOptions& o, int visits,
+                                           uint64_t seed) {
   SearchOptions so;
   so.threads = 1;
-  so.visits = o.visits;
+  so.visits = visits;
   so.movetime_s = 0;
   so.hash_mb = o.hash_mb;
   so.seed = seed;
@@ -98,7 +101,17 @@ std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& o, int game,
     so.net = std::make_shared<const NetEvaluator>(o.network);
   }
   so.level = 10;
-  const std::unique_ptr<Searcher> searcher = MakeLevelPlayer(so);
+  return MakeLevelPlayer(so);
+}
+
+std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& o, int game,
+                                         std::stop_token stop) {
+  const uint64_t seed = GameSeed(o.seed, game);
+  std::mt19937_64 rng(seed);
+  const std::unique_ptr<Searcher> full = SelfPlaySearcher(o, o.visits, seed);
+  const std::unique_ptr<Searcher> fast =
+      o.fast_visits > 0 ? SelfPlaySearcher(o, o.fast_visits, seed) : nullptr;
+  std::bernoulli_distribution full_search(o.full_share);
 
   Position pos = *Position::Start(o.rules);
   std::vector<DataRecord> records;
@@ -112,8 +125,11 @@ std::vector<DataRecord> PlaySelfPlayGame(const GenerateOptions& o, int game,
     r.ply = static_cast<uint16_t>(ply);
     r.num_moves = static_cast<uint16_t>(moves.size());
     for (int i = 0; i < moves.size(); ++i) r.moves[i] = PackMove(moves[i]);
-    const SearchResult result = searcher->Search(pos, Limits{}, nullptr, 0);
+    const bool is_full = fast == nullptr || full_search(rng);
+    const SearchResult result =
+        (is_full ? full : fast)->Search(pos, Limits{}, nullptr, 0);
     RecordSearch(result.info, moves, r);
+    if (!is_full) std::fill(std::begin(r.visits), std::end(r.visits), 0);
 
     Move chosen = result.best;
     if (pos.in_setup() && pos.placements_done() < o.random_placements) {
@@ -148,6 +164,12 @@ absl::StatusOr<GenerateReport> GenerateData(
   if (o.games < 0 || o.visits < 1 || o.jobs < 1 || o.temperature < 0) {
     return absl::InvalidArgumentError(
         "games >= 0, visits >= 1, jobs >= 1 and temperature >= 0 are needed");
+  }
+  if (o.fast_visits < 0 || o.fast_visits >= o.visits ||
+      !(o.full_share > 0 && o.full_share <= 1)) {
+    return absl::InvalidArgumentError(
+        "fast visits must be 0 (off) or fewer than visits, and the full "
+        "searches' share in (0, 1]");
   }
   if (o.eval != EvalKind::kClassic && o.network == nullptr) {
     return absl::InvalidArgumentError("eval net or hybrid needs a network");

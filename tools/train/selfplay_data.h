@@ -6,6 +6,13 @@
 // probability proportional to visits^(1/temperature), the rest are the most
 // visited move. Game g's randomness and search seed come from (seed, g)
 // alone, so shards and jobs change nothing but the speed.
+//
+// Playout cap randomisation (KataGo, "Accelerating Self-Play Learning in
+// Go"): with `fast_visits` > 0, each move is searched with the full `visits`
+// only with probability `full_share`, and otherwise with `fast_visits`. The
+// fast moves are played and recorded for the value, score and ownership
+// targets, but with no visits, so they are no policy target: a game costs
+// far fewer playouts, while every policy target comes from a full search.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +33,8 @@ struct GenerateOptions {
   Rules rules;
   int games = 100;  // games of the whole run, all shards together
   int visits = 400;
+  int fast_visits = 0;       // 0: every move searched with `visits`
+  float full_share = 0.25f;  // with fast_visits: the full searches' share
   int random_placements = 2;
   int temperature_plies = 10;
   float temperature = 1.0f;

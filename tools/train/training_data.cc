@@ -19,8 +19,10 @@ namespace {
 
 constexpr int kRulesBytes = 160;
 constexpr int kRulesOffset = 56;
-constexpr int kEvalOffset = kRulesOffset + kRulesBytes;  // 216
-constexpr int kWeightsChecksumOffset = kEvalOffset + 8;  // 224
+constexpr int kEvalOffset = kRulesOffset + kRulesBytes;        // 216
+constexpr int kWeightsChecksumOffset = kEvalOffset + 8;        // 224
+constexpr int kFastVisitsOffset = kWeightsChecksumOffset + 8;  // 232
+constexpr int kFullShareOffset = kFastVisitsOffset + 4;        // 236
 
 template <typename T>
 void Put(std::array<char, kDataHeaderBytes>& bytes, int offset, T value) {
@@ -51,6 +53,8 @@ std::array<char, kDataHeaderBytes> EncodeHeader(const DataHeader& h) {
               std::min<size_t>(h.rules.size(), kRulesBytes - 1));
   Put<uint32_t>(bytes, kEvalOffset, h.eval);
   Put<uint64_t>(bytes, kWeightsChecksumOffset, h.weights_checksum);
+  Put<uint32_t>(bytes, kFastVisitsOffset, h.fast_visits);
+  Put<float>(bytes, kFullShareOffset, h.full_share);
   return bytes;
 }
 
@@ -85,6 +89,8 @@ absl::StatusOr<DataHeader> DecodeHeader(
   h.rules.assign(rules, strnlen(rules, kRulesBytes));
   h.eval = Get<uint32_t>(bytes, kEvalOffset);
   h.weights_checksum = Get<uint64_t>(bytes, kWeightsChecksumOffset);
+  h.fast_visits = Get<uint32_t>(bytes, kFastVisitsOffset);
+  h.full_share = Get<float>(bytes, kFullShareOffset);
   return h;
 }
 

@@ -42,6 +42,10 @@ struct DataHeader {
   // these fields existed read 0, 0: classic, as they were.
   uint32_t eval = 0;
   uint64_t weights_checksum = 0;
+  // Playout cap randomisation (selfplay_data.h); files made before these
+  // fields existed read 0, 0: every move searched with `visits`.
+  uint32_t fast_visits = 0;
+  float full_share = 0;
   bool operator==(const DataHeader&) const = default;
 };
 

@@ -87,10 +87,14 @@ absl::Status Generate(const std::vector<std::string>& args,
       "games", po::value(&o.games)->default_value(o.games),
       "games of the whole run, all shards")(
       "visits", po::value(&o.visits)->default_value(o.visits),
-      "playouts a move")("seed", po::value(&o.seed)->default_value(o.seed),
-                         "seed")("jobs",
-                                 po::value(&o.jobs)->default_value(o.jobs),
-                                 "games at once (one search thread each)")(
+      "playouts a move")(
+      "fast-visits", po::value(&o.fast_visits)->default_value(o.fast_visits),
+      "playout cap randomisation: playouts of the fast searches (0: off)")(
+      "full-share", po::value(&o.full_share)->default_value(o.full_share),
+      "with --fast-visits: the share of moves searched in full (policy "
+      "targets)")("seed", po::value(&o.seed)->default_value(o.seed), "seed")(
+      "jobs", po::value(&o.jobs)->default_value(o.jobs),
+      "games at once (one search thread each)")(
       "shard", po::value(&shard)->default_value(shard), "I/N: this part")(
       "rules", po::value(&rules)->default_value(rules), "newgame keys")(
       "random-placements",

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <set>
 #include <span>
 #include <string>
@@ -203,6 +204,54 @@ TEST(NetData, RefusesOtherOptionsAndForeignFiles) {
   bad.shard_index = 2;
   bad.shard_count = 2;
   EXPECT_FALSE(GenerateData(TempPath("bad.wgd"), bad).ok());
+}
+
+TEST(NetData, PlayoutCapRandomisationRecordsPolicyOnlyForFullSearches) {
+  GenerateOptions o = Small();
+  o.games = 6;
+  o.visits = 48;
+  o.fast_visits = 8;
+  o.full_share = 0.25f;
+  const std::string path = TempPath("capped.wgd");
+  ASSERT_TRUE(GenerateData(path, o).ok());
+  DataHeader header;
+  absl::StatusOr<std::vector<DataRecord>> records = ReadDataFile(path, &header);
+  ASSERT_TRUE(records.ok()) << records.status();
+  EXPECT_EQ(header.fast_visits, 8u);
+  EXPECT_FLOAT_EQ(header.full_share, 0.25f);
+  int full = 0, fast = 0;
+  for (const DataRecord& r : *records) {
+    const int visits = std::accumulate(r.visits, r.visits + r.num_moves, 0);
+    if (visits > 0) {
+      ++full;
+      EXPECT_GE(r.total_visits, 48u);
+    } else {
+      ++fast;
+      EXPECT_LT(r.total_visits, 48u);  // a fast search: no policy target
+      absl::StatusOr<Example> ex = MakeExample(r, 0);
+      ASSERT_TRUE(ex.ok()) << ex.status();
+      EXPECT_EQ(
+          std::accumulate(ex->visit_share, ex->visit_share + r.num_moves, 0.0f),
+          0.0f);
+    }
+  }
+  // About a quarter searched in full (binomial over a few hundred moves).
+  const double share = static_cast<double>(full) / (full + fast);
+  EXPECT_GT(share, 0.12) << full << " full, " << fast << " fast";
+  EXPECT_LT(share, 0.40) << full << " full, " << fast << " fast";
+
+  GenerateOptions one_job = o;
+  one_job.jobs = 1;
+  EXPECT_EQ(Generate("capped_one_job.wgd", one_job), Bytes(path));
+  GenerateOptions other_share = o;
+  other_share.full_share = 0.5f;
+  absl::StatusOr<GenerateReport> resumed = GenerateData(path, other_share);
+  ASSERT_FALSE(resumed.ok());
+  EXPECT_NE(resumed.status().message().find("other options"),
+            std::string::npos);
+  GenerateOptions too_many = o;
+  too_many.fast_visits = 48;
+  EXPECT_FALSE(GenerateData(TempPath("too_many.wgd"), too_many).ok());
 }
 
 std::shared_ptr<const Network> ShippedNetwork(int generation) {
