@@ -135,7 +135,8 @@ class MockEngine {
     if (n == faults_.hang_at) HangForever();
     if (faults_.delay_ms > 0) Sleep(faults_.delay_ms);
     if (n == faults_.slow_at) Sleep(faults_.slow_ms);
-    if (n == faults_.garbage_at) return Answer(id, true, "@@ garbage ##");
+    // Not even UTF-8: the referee's records and the GUI's JSON must cope.
+    if (n == faults_.garbage_at) return Answer(id, true, "@@ garbage \xff ##");
     if (n == faults_.resign_at) return Answer(id, true, "resign");
     if (!game_ || game_->is_over()) return Answer(id, false, "game over");
     if (n == faults_.extra_line_at) std::cout << "info thinking hard\n";

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -249,10 +250,14 @@ absl::StatusOr<EngineView> ParseAnalyzeAnswer(const std::string& text) {
       }
       if (words[k] == "pv") break;
     }
-    if (move.empty() || !(winrate >= 0 && winrate <= 1)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("bad info line: ", line.substr(0, 80)));
+    // The move must be a move (it goes into the records as the best move),
+    // written as this side writes it.
+    absl::StatusOr<Move> parsed = ParseMove(move);
+    if (!parsed.ok() || !(winrate >= 0 && winrate <= 1)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "bad info line: ", absl::CHexEscape(line.substr(0, 80))));
     }
+    move = MoveName(*parsed);
     // A move seen again starts the next report.
     if (!in_report.insert(move).second) {
       view.candidates.clear();

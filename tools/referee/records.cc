@@ -120,7 +120,10 @@ std::string RecordToJson(const GameRecord& r) {
   if (!r.detail.empty()) j["detail"] = r.detail;
   j["final"] = r.final_position;
   if (r.annotation) j["annotation"] = GameNoteToJson(*r.annotation);
-  return j.dump();
+  // Engines' words reach records (a garbled move in `detail`): bytes that
+  // are not UTF-8 become U+FFFD rather than an exception that would end the
+  // match and lose its results.
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 absl::StatusOr<GameRecord> RecordFromJson(const std::string& line) {
