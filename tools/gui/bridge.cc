@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "common/json_text.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
@@ -579,7 +580,7 @@ void Bridge::Changed() {
   timer_wake_.notify_all();
   candidates_.clear();
   Schedule();
-  publish_(StateLocked().dump());
+  publish_(common::JsonText(StateLocked()));
 }
 
 void Bridge::Schedule() {
@@ -633,7 +634,7 @@ void Bridge::OnAnalysis(uint64_t token, std::vector<Candidate> candidates) {
   json message = AnalysisLocked();
   message["type"] = "analysis";
   message["version"] = version_;
-  publish_(message.dump());
+  publish_(common::JsonText(message));
 }
 
 void Bridge::OnStatus() {
@@ -648,7 +649,7 @@ void Bridge::OnStatus() {
   }
   // A restarted engine picks up the move it owes.
   Schedule();
-  publish_(StateLocked().dump());
+  publish_(common::JsonText(StateLocked()));
 }
 
 json Bridge::AnalysisLocked() const {
@@ -839,7 +840,7 @@ void Bridge::RunReview(uint64_t id, referee::GameRecord record,
     if (closing_ || id != review_.id) return false;
     review_.done = done;
     review_.total = total;
-    publish_(StateLocked().dump());
+    publish_(common::JsonText(StateLocked()));
     return true;
   };
   absl::StatusOr<referee::GameRecord> annotated =
@@ -853,7 +854,7 @@ void Bridge::RunReview(uint64_t id, referee::GameRecord record,
     review_.state = "failed";
     review_.error = std::string(annotated.status().message());
   }
-  publish_(StateLocked().dump());
+  publish_(common::JsonText(StateLocked()));
 }
 
 void Bridge::ReviewFromRecord(const referee::GameRecord& record) {
@@ -938,7 +939,7 @@ json Bridge::Summary() {
 
 std::string Bridge::StateJson() {
   std::lock_guard<std::mutex> lock(mutex_);
-  return StateLocked().dump();
+  return common::JsonText(StateLocked());
 }
 
 }  // namespace wallgo::gui

@@ -7,6 +7,7 @@
 #include "boost/beast/core.hpp"
 #include "boost/beast/http.hpp"
 #include "boost/beast/websocket.hpp"
+#include "common/json_text.h"
 #include "nlohmann/json.hpp"
 #include "tools/gui/web_assets.h"
 
@@ -42,8 +43,8 @@ std::string QueryParameter(std::string_view target, std::string_view key) {
 }
 
 std::string ErrorJson(const std::string& type, absl::string_view message) {
-  return nlohmann::json{{"type", type}, {"message", std::string(message)}}
-      .dump();
+  return common::JsonText(
+      nlohmann::json{{"type", type}, {"message", std::string(message)}});
 }
 
 }  // namespace
@@ -81,7 +82,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
               self->Send(self->bridge_->StateJson());
             }
           } else {
-            self->Send(self->server_.lobby()->List().dump());
+            self->Send(common::JsonText(self->server_.lobby()->List()));
           }
           self->Read();
         });
@@ -120,14 +121,14 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
       return absl::InvalidArgumentError("a message must be a JSON object");
     }
     if (message["type"] == "games") {
-      Send(server_.lobby()->List().dump());
+      Send(common::JsonText(server_.lobby()->List()));
       return absl::OkStatus();
     }
     if (message["type"] == "close" && message.contains("game") &&
         message["game"].is_string()) {
       absl::Status closed =
           server_.lobby()->Close(message["game"].get<std::string>());
-      if (closed.ok()) Send(server_.lobby()->List().dump());
+      if (closed.ok()) Send(common::JsonText(server_.lobby()->List()));
       return closed;
     }
     return absl::InvalidArgumentError(

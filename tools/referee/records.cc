@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "common/json_text.h"
 #include "nlohmann/json.hpp"
 
 namespace wallgo::referee {
@@ -121,9 +122,9 @@ std::string RecordToJson(const GameRecord& r) {
   j["final"] = r.final_position;
   if (r.annotation) j["annotation"] = GameNoteToJson(*r.annotation);
   // Engines' words reach records (a garbled move in `detail`): bytes that
-  // are not UTF-8 become U+FFFD rather than an exception that would end the
-  // match and lose its results.
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // are not UTF-8 become U+FFFD (common::JsonText) rather than an exception
+  // that would end the match and lose its results.
+  return common::JsonText(j);
 }
 
 absl::StatusOr<GameRecord> RecordFromJson(const std::string& line) {
