@@ -180,6 +180,12 @@ def test_gate(bin_dir, top, sprt, promoted):
         check(rows[1]["selfplay_by"] == 1 and rows[1]["lr"] < rows[0]["lr"],
               "generation 2 played with generation 1's network, at a lower learning rate")
         check(os.path.exists(best["weights"] + ".provenance.json"), "a promoted network has provenance")
+        png = os.path.join(folder, "generations.png")
+        plotted = subprocess.run([sys.executable, os.path.join(TRAIN, "plot_generations.py"),
+                                  "--state", os.path.join(folder, "state.json"), "--out", png],
+                                 stdout=subprocess.PIPE, text=True)
+        check(plotted.returncode == 0 and "2 generations" in plotted.stdout
+              and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "the generations are plotted")
     else:
         check(final["best"]["generation"] == 0 and rows[1]["selfplay_by"] == 0,
               "the initial network stays the best")
