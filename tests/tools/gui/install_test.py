@@ -61,7 +61,13 @@ def websocket_first_message(port):
 def check_installed(bin_dir):
     """Runs the programs installed in `bin_dir` from an empty folder."""
     installed = sorted(os.listdir(bin_dir))
-    assert installed == ["wallgo", "wallgo-gui", "wallgo-referee"], installed
+    assert installed == ["wallgo", "wallgo-cluster", "wallgo-gui", "wallgo-net",
+                         "wallgo-referee"], installed
+    trainer = os.path.join(bin_dir, "..", "share", "wallgo", "train", "train.py")
+    assert os.path.exists(trainer), "the trainer is not installed beside wallgo-cluster"
+    usage = subprocess.run([os.path.join(bin_dir, "wallgo-cluster"), "--help"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "wallgo-cluster match" in usage, usage
     out = subprocess.run([os.path.join(bin_dir, "wallgo")], input="name\nquit\n",
                          capture_output=True, text=True, timeout=20).stdout
     assert out.startswith("= wallgo"), out
