@@ -198,6 +198,7 @@ absl::Status Bridge::Handle(const std::string& text) {
       {"records", &Bridge::LoadRecords},
       {"record", &Bridge::ShowRecord},
       {"review", &Bridge::StartReview},
+      {"hint", &Bridge::AskHint},
   };
   absl::Status done;
   if (*type == "undo") {
@@ -371,15 +372,35 @@ std::optional<std::chrono::steady_clock::time_point> Bridge::Deadline() const {
 void Bridge::RunTimer() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (!closing_) {
-    const auto deadline = Deadline();
-    if (!deadline) {
-      timer_wake_.wait(lock);
-    } else if (std::chrono::steady_clock::now() < *deadline) {
-      timer_wake_.wait_until(lock, *deadline);
-    } else {
+    const auto now = std::chrono::steady_clock::now();
+    std::optional<std::chrono::steady_clock::time_point> wake = Deadline();
+    if (wake && now >= *wake) {
       PlayTimeout();
+      continue;
+    }
+    // A hint is the best move of the analysis a second after it was asked
+    // (an engine that stops searching sooner reports nothing more).
+    if (hint_.pending) {
+      const auto due = hint_.asked + std::chrono::seconds(1);
+      if (now >= due && !candidates_.empty()) {
+        TakeHint();
+        continue;
+      }
+      if (now < due && (!wake || due < *wake)) wake = due;
+    }
+    if (wake) {
+      timer_wake_.wait_until(lock, *wake);
+    } else {
+      timer_wake_.wait(lock);
     }
   }
+}
+
+void Bridge::TakeHint() {
+  hint_.pending = false;
+  hint_.move = candidates_.front().move;
+  Schedule();  // its analysis stops, unless analysis is on
+  publish_(StateLocked().dump());
 }
 
 void Bridge::PlayTimeout() {
@@ -578,6 +599,7 @@ void Bridge::Changed() {
     turn_started_ = std::chrono::steady_clock::now();
   }
   timer_wake_.notify_all();
+  if (hint_.ply != game_.cursor()) hint_ = Hint{};  // another position
   candidates_.clear();
   Schedule();
   publish_(common::JsonText(StateLocked()));
@@ -607,6 +629,7 @@ void Bridge::Schedule() {
     moves[seat.engine] = std::move(j);
   }
   if (analysis_on_ && !over) analyses[analysis_engine_] = job();
+  if (hint_.pending && !over) analyses[hint_.engine] = job();
   for (size_t i = 0; i < workers_.size(); ++i) {
     workers_[i]->Want(std::move(moves[i]), std::move(analyses[i]));
   }
@@ -628,6 +651,10 @@ void Bridge::OnAnalysis(uint64_t token, std::vector<Candidate> candidates) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (closing_ || token != version_ || candidates.empty()) return;
   candidates_ = std::move(candidates);
+  if (hint_.pending && std::chrono::steady_clock::now() - hint_.asked >=
+                           std::chrono::seconds(1)) {
+    TakeHint();
+  }
   const Candidate& best = candidates_.front();
   graph_[game_.cursor()] = {ColourName(game_.shown().position().to_move()),
                             best.winrate, best.score, best.visits};
@@ -726,6 +753,8 @@ json Bridge::StateLocked() const {
   state["board"] = BoardJson(game_);
   state["event"] = event_;
   state["review"] = ReviewJson();
+  state["hint"] = {
+      {"pending", hint_.pending}, {"ply", hint_.ply}, {"move", hint_.move}};
   const std::string record_line = RecordLineLocked();
   state["recordLine"] = record_line.empty() ? json() : json(record_line);
   state["records"] = nullptr;
@@ -821,6 +850,20 @@ absl::Status Bridge::StartReview(const json& message) {
                                 stop = review_.stop->get_token()] {
     RunReview(id, record, options, stop);
   });
+  return absl::OkStatus();
+}
+
+absl::Status Bridge::AskHint(const json& message) {
+  int engine = analysis_engine_;
+  if (message.contains("engine")) {
+    absl::StatusOr<int> index = EngineIndex(message["engine"]);
+    if (!index.ok()) return index.status();
+    engine = *index;
+  }
+  if (game_.shown().is_over())
+    return absl::FailedPreconditionError("game over");
+  hint_ =
+      Hint{true, engine, game_.cursor(), std::chrono::steady_clock::now(), ""};
   return absl::OkStatus();
 }
 

@@ -93,6 +93,7 @@ class Bridge {
   absl::Status LoadRecords(const nlohmann::json& message);
   absl::Status ShowRecord(const nlohmann::json& message);
   absl::Status StartReview(const nlohmann::json& message);
+  absl::Status AskHint(const nlohmann::json& message);
 
   absl::StatusOr<std::vector<Seat>> ParseSeats(const nlohmann::json& seats,
                                                int players) const;
@@ -129,6 +130,7 @@ class Bridge {
   // The timer thread: plays the timeout rule for a late seat.
   void RunTimer();
   void PlayTimeout();
+  void TakeHint();  // the analysis's best move as the hint
 
   void OnMove(uint64_t token, absl::StatusOr<Move> move, int64_t ms);
   void OnAnalysis(uint64_t token, std::vector<Candidate> candidates);
@@ -170,6 +172,15 @@ class Bridge {
         std::make_shared<std::stop_source>();
   } review_;
   std::vector<std::thread> review_threads_;  // joined by the destructor
+  // A hint: the engine's best move for the position at ply `ply`, taken
+  // from its analysis once it has searched a second.
+  struct Hint {
+    bool pending = false;
+    int engine = 0;
+    int ply = -1;
+    std::chrono::steady_clock::time_point asked;
+    std::string move;
+  } hint_;
   // The turn at the end of the game began at `turn_started_`, after
   // `turn_moves_` moves (-1: a new game, not yet timed).
   std::chrono::steady_clock::time_point turn_started_;

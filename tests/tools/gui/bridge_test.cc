@@ -481,6 +481,31 @@ TEST_F(BridgeTest, TheServerPlaysTheTimeoutRuleForALateSeat) {
           .ok());
 }
 
+TEST_F(BridgeTest, AHintIsTheEnginesMoveAfterASecondsSearch) {
+  Make({""});
+  ASSERT_TRUE(Send({{"type", "moves"}, {"moves", "d4 c3 e5 a1"}}).ok());
+  const auto asked = std::chrono::steady_clock::now();
+  ASSERT_TRUE(Send({{"type", "hint"}}).ok());
+  EXPECT_TRUE(State()["hint"]["pending"].get<bool>());
+  const json hinted = WaitForState(
+      [](const json& s) {
+        return !s["hint"]["move"].get<std::string>().empty();
+      },
+      "the hint");
+  EXPECT_GE(std::chrono::steady_clock::now() - asked, std::chrono::seconds(1));
+  EXPECT_EQ(hinted["hint"]["ply"], 4);
+  EXPECT_TRUE(
+      CheckMove(*ParsePosition(hinted["board"]["position"].get<std::string>()),
+                Colour::kRed, M(hinted["hint"]["move"]))
+          .ok());
+  WaitForState(
+      [](const json& s) { return s["engines"][0]["state"] == "ready"; },
+      "the hint's analysis stopped");
+  // Another position forgets it.
+  ASSERT_TRUE(Send({{"type", "goto"}, {"ply", 2}}).ok());
+  EXPECT_EQ(State()["hint"]["move"], "");
+}
+
 TEST(LobbyTest, GamesByNameUpToTheLimit) {
   std::mutex mutex;
   std::map<std::string, int> published;

@@ -192,6 +192,11 @@ def test_full_game(args):
         s = gui.state()
         check([x["kind"] for x in s["seats"]] == ["human", "engine"], "default seats: you red, wallgo blue")
         check(len(gui.css("[data-cell]")) >= 49, "every cell has data-cell")
+        # A hint: wallgo's move for the person, drawn on the board.
+        gui.click("[data-action=hint]")
+        hint = wait("the hint", lambda: gui.css("[data-hint]")[0].get_attribute("data-hint"), 10)
+        check(hint in gui.state()["board"]["legal"], f"the hint {hint} is a legal move")
+        check(gui.css(f"[data-hint-move='{hint}']"), "the hint is drawn")
         moves = 0
         while gui.state()["board"]["phase"] != "finished":
             wait("red's turn or the end", lambda: gui.human_to_move() or gui.state()["board"]["phase"] == "finished", 30)
@@ -240,9 +245,10 @@ def test_three_players(args):
         Select(gui.css("select[name=seat-red]")[0]).select_by_value("engine:wallgo")
         Select(gui.css("select[name=seat-blue]")[0]).select_by_value("human")
         Select(gui.css("select[name=seat-green]")[0]).select_by_value("engine:mock")
-        level = gui.css("input[name=level-red]")[0]
-        level.clear()
-        level.send_keys("1")
+        level = Select(gui.css("select[name=level-red]")[0])
+        labels = [o.text for o in level.options]
+        check(re.fullmatch(r"level 6 · about \d+\+?", labels[6]), f"the level picker says {labels[6]}")
+        level.select_by_value("1")
         gui.css("input[name=clock-red]")[0].send_keys("30")
         gui.css("input[name=increment-red]")[0].send_keys("1")
         before = gui.version()

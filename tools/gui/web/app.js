@@ -121,6 +121,10 @@ function render() {
   $('pass').hidden = !(inputEnabled() && state.board.legal.includes('pass'));
   $('analysis-toggle').checked = state.analysis.on;
   $('export-record').hidden = !state.recordLine;
+  const hint = $('hint');
+  hint.textContent = state.hint.pending ? 'thinking…' : (state.hint.move && state.hint.ply === state.cursor ? `hint: ${state.hint.move}` : '');
+  hint.dataset.hint = state.hint.ply === state.cursor ? state.hint.move : '';
+  $('hint-button').disabled = state.board.phase === 'finished' || state.hint.pending;
 }
 
 // The review's note of move `index` (0-based), if the review judged this
@@ -139,6 +143,9 @@ function judgedPlies() {
 function renderBoard() {
   let analysis = state.analysis.on && state.analysis.ply === state.cursor
     ? { candidates: state.analysis.candidates, preview } : null;
+  if (state.hint && state.hint.move && state.hint.ply === state.cursor) {
+    analysis = { ...(analysis || { candidates: [] }), hint: state.hint.move };
+  }
   // Before a judged move: the engine's better move, drawn on the board.
   const next = reviewNote(state.cursor);
   if (next && next.judgement && next.best) {
@@ -445,6 +452,7 @@ function stepMistake(direction) {
 }
 
 const actions = {
+  hint: () => send({ type: 'hint' }),
   review: () => send({ type: 'review', engine: $('review-engine').value, movetime: Number($('review-time').value) }),
   'next-mistake': () => stepMistake(1),
   'prev-mistake': () => stepMistake(-1),
@@ -487,6 +495,18 @@ $('records-file').addEventListener('change', (event) => {
 });
 $('record-select').addEventListener('change', (event) => send({ type: 'record', index: Number(event.target.value) }));
 
+// The levels' measured strength (levels.json, from tools/gui/ladder.py):
+// "level 6 · about 1550", "+" where it is only a lower bound.
+let levels = null;
+fetch('/levels.json').then((r) => r.json()).then((data) => { levels = data.levels; if (state) renderSeatRows(); }).catch(() => {});
+function levelOptions() {
+  const label = (n) => {
+    const l = levels && levels.find((x) => x.level === n);
+    return l ? `level ${n} · about ${Math.round(l.elo / 50) * 50}${l.atLeast ? '+' : ''}` : `level ${n}`;
+  };
+  return '<option value="">—</option>' + [...Array(10).keys()].map((i) => `<option value="${i + 1}">${label(i + 1)}</option>`).join('');
+}
+
 // New game: the rule options of the protocol and who sits at each colour.
 function fillNewGameForm() {
   const form = $('new-game');
@@ -512,7 +532,7 @@ function renderSeatRows() {
       ...state.engines.map((e) => `<option value="engine:${escapeHtml(e.name)}">engine: ${escapeHtml(e.name)}</option>`)].join('');
     row.innerHTML = `<span class="swatch fill-${colour}">${LETTERS[colour]}</span> ${colour}
       <select name="seat-${colour}">${options}</select>
-      <label>level <input name="level-${colour}" type="number" min="1" max="10" placeholder="—" size="3"></label>
+      <label>level <select name="level-${colour}">${levelOptions()}</select></label>
       <label>s/move <input name="movetime-${colour}" type="number" min="0" step="0.1" placeholder="—" size="4"></label>
       <label>clock s <input name="clock-${colour}" type="number" min="1" step="1" placeholder="—" size="4"></label>
       <label>+ s <input name="increment-${colour}" type="number" min="0" step="0.1" placeholder="0" size="3"></label>

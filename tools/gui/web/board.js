@@ -212,6 +212,15 @@ function drawAnalysis(svg, analysis) {
       }
     }
   });
+  if (analysis.hint) {
+    const hg = el('g', { class: 'hint-move', 'data-hint-move': analysis.hint }, g);
+    const m = parseToken(analysis.hint);
+    if (m.to && !(m.from && m.from !== m.to)) {
+      const b = cellXY(m.to);
+      el('circle', { cx: b.x + 30, cy: b.y + 30, r: 22, class: 'hint-ring' }, hg);
+    }
+    drawMoveMarks(hg, m, 'hint');
+  }
   // The review's better move before a mistake: a green arrow and wall.
   if (analysis.better) {
     const m = parseToken(analysis.better);
