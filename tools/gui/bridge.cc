@@ -299,6 +299,7 @@ void Bridge::Replace(GuiGame game, std::vector<Seat> seats) {
   candidates_.clear();
   record_shown_ = -1;
   event_.clear();
+  event_key_.clear();
 }
 
 absl::Status Bridge::NewGame(const json& message) {
@@ -513,6 +514,7 @@ absl::Status Bridge::RestartEngine(const json& message) {
   if (!index.ok()) return index.status();
   workers_[*index]->Restart();
   event_.clear();
+  event_key_.clear();
   return absl::OkStatus();
 }
 
@@ -670,6 +672,7 @@ void Bridge::OnStatus() {
   for (const auto& worker : workers_) {
     const EngineStatus status = worker->status();
     if (status.state == EngineState::kFailed) {
+      event_key_.clear();
       event_ = absl::StrCat(worker->name(), " ", status.detail,
                             "; the game is kept: restart the engine to go on");
     }
@@ -752,6 +755,9 @@ json Bridge::StateLocked() const {
   state["cursor"] = game_.cursor();
   state["board"] = BoardJson(game_);
   state["event"] = event_;
+  state["eventCode"] =
+      event_key_.empty() ? json()
+                         : json{{"key", event_key_}, {"colour", event_colour_}};
   state["review"] = ReviewJson();
   state["hint"] = {
       {"pending", hint_.pending}, {"ply", hint_.ply}, {"move", hint_.move}};

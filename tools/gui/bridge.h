@@ -156,7 +156,9 @@ class Bridge {
   std::map<int, GraphPoint> graph_;  // by ply of the current game
   std::vector<referee::GameRecord> records_;
   int record_shown_ = -1;
-  std::string event_;     // the last engine failure, for people
+  std::string event_;  // the last engine failure, for people
+  // The page's catalogue key of event_ where it has one, and its colour.
+  std::string event_key_, event_colour_;
   bool closing_ = false;  // the destructor has begun: callbacks do nothing
   // The review of the game: `moves` are the move tokens it judged, `record`
   // the annotated record (its moves are the game's last record.moves.size()).

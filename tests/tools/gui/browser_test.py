@@ -4,7 +4,8 @@ by chromium-driver through python3-selenium, headless, on a free port.
 
   browser_test.py TEST --bin DIR --shots DIR [--docs-image FILE]
 
-TEST is one of: full_game, three_players, record, analysis, recover, games, timer, review. Each
+TEST is one of: full_game, three_players, record, analysis, recover, games, timer, review,
+languages. Each
 starts its own wallgo-gui (and engines), drives the page only by clicks and
 keys like a person, checks what the page shows, and saves screenshots.
 """
@@ -564,6 +565,91 @@ def test_review(args):
             print(f"review: accuracy {accuracy}; blunder {moves[-1]['move']}, better {best}")
         finally:
             gui.close()
+
+
+WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools", "gui", "web")
+
+
+def catalogue_problems():
+    """Keys a language lacks or has too many of, and keys the page's files
+    use that the catalogue lacks."""
+    catalogue = json.load(open(os.path.join(WEB, "messages.json")))
+    english = set(catalogue["en"])
+    problems = [f"{lang}: missing {sorted(english - set(keys))}, extra {sorted(set(keys) - english)}"
+                for lang, keys in catalogue.items() if set(keys) != english]
+    for name in os.listdir(WEB):
+        if name.endswith((".js", ".html")):
+            text = open(os.path.join(WEB, name)).read()
+            used = set(re.findall(r"\bt\('([\w.]+)'", text)) | set(
+                re.findall(r'data-i18n(?:-title|-placeholder)?="([\w.]+)"', text))
+            problems += [f"{name} uses {key}, not in the catalogue" for key in sorted(used - english)]
+    return catalogue, problems
+
+
+UNTRANSLATED = """
+const texts = [];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  if (n.parentElement.closest('code, script, style, [data-move], #board, #game-name')) continue;
+  if (n.textContent.trim()) texts.push(n.textContent.trim());
+}
+for (const e of document.querySelectorAll('[title], [placeholder]')) {
+  if (e.title) texts.push(e.title.trim());
+  if (e.placeholder) texts.push(e.placeholder.trim());
+}
+return texts;
+"""
+
+
+def test_languages(args):
+    """Every language of the catalogue: no key missing anywhere, no English
+    left on the page, <html lang> and the choice kept; a screenshot each (the
+    Korean one with a person's turn clock running)."""
+    catalogue, problems = catalogue_problems()
+    check(not problems, "catalogue: " + "; ".join(problems))
+    gui = Gui(args, [wallgo(args)], args.shots, game="languages")
+    try:
+        before = gui.version()
+        gui.js("window.wallgo.socket().send(JSON.stringify({type: 'new', seats: ["
+               "{kind: 'human', turn: 90, timeout: 'random', clock: 600, increment: 5},"
+               "{kind: 'engine', engine: 'wallgo', turn: 90, timeout: 'random'}]}))")
+        gui.wait_change(before, "a timed game")
+        check(gui.js("return document.documentElement.lang") == "en", "English for an English browser")
+        english = catalogue["en"]
+        for lang in catalogue:
+            gui.open(f"/game/languages?lang={lang}")
+            gui.css("#rules-panel summary")[0].click()
+            check(gui.js("return document.documentElement.lang") == lang, f"<html lang> is not {lang}")
+            missing = gui.js("return [...window.wallgoMissingKeys]")
+            check(not missing, f"{lang}: keys missing at run time: {missing}")
+            texts = gui.js(UNTRANSLATED)
+            if lang != "en":
+                left = sorted({value for key, value in english.items()
+                               if key != "lang.name" and value != catalogue[lang][key] and re.search(r"[A-Za-z]{3}", value) and
+                               any(text == value or (" " in value and value in text) for text in texts)})
+                check(not left, f"{lang}: English left on the page: {left}")
+            status = gui.css("[data-status]")[0].text
+            check(status and status == status.strip(), f"{lang}: a status line")
+            wait(f"{lang}: the turn clock", lambda: gui.css("[data-turn-clock=red][data-running=true]"), 5)
+            gui.shot(f"language_{lang}.png")
+            if lang == "ko" and args.docs_image:
+                gui.driver.save_screenshot(args.docs_image)
+        # The switcher, remembered without ?lang; the browser's tags mapped.
+        gui.open("/game/languages")
+        Select(gui.css("[data-language-select]")[0]).select_by_value("ja")
+        wait("Japanese", lambda: gui.js("return document.documentElement.lang") == "ja", 5)
+        check(gui.css("[data-action=review]")[0].text == catalogue["ja"]["review.button"], "the page follows the switch")
+        gui.open("/game/languages")
+        check(gui.js("return document.documentElement.lang") == "ja", "the choice is remembered")
+        gui.open("/")
+        check(gui.js("return document.documentElement.lang") == "ja", "the games list speaks it too")
+        mapped = gui.driver.execute_async_script(
+            "const done = arguments[0]; import('/i18n.js').then((m) => done("
+            "['ko-KR', 'zh-TW', 'zh-HK', 'zh-CN', 'zh', 'ja-JP', 'es-419', 'fr-FR'].map(m.matchLanguage)));")
+        check(mapped == ["ko", "zh-Hant", "zh-Hant", "zh-Hans", "zh-Hans", "ja", "es", None], f"mapped {mapped}")
+        print(f"{len(catalogue)} languages, {len(english)} keys each")
+    finally:
+        gui.close()
 
 
 TESTS = {name[5:]: f for name, f in globals().items() if name.startswith("test_")}

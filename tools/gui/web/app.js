@@ -3,6 +3,7 @@
 // page redraws from it, so a page that reconnects shows the same game.
 import { drawBoard, parseToken, LETTERS } from '/board.js';
 import { drawGraph } from '/graph.js';
+import { t, colourName as colourWord, initLanguages } from '/i18n.js';
 
 // This page's game: /game/NAME (the server creates it on first use).
 const gameName = decodeURIComponent(location.pathname.replace(/^\/game\//, '').replace(/\/$/, '')) || 'main';
@@ -24,7 +25,7 @@ let pendingClick = null;  // { at, plies } while waiting for an engine reply
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-  else showError('not connected to wallgo-gui');
+  else showError(t('error.notConnected'));
 }
 
 function connect() {
@@ -56,7 +57,7 @@ function connect() {
       const e = $('event');
       e.hidden = false;
       e.dataset.error = message.message;
-      e.innerHTML = `${escapeHtml(message.message)} — <a href="/">games</a>`;
+      e.innerHTML = `${escapeHtml(message.message)} — <a href="/">${escapeHtml(t('refused.games'))}</a>`;
       setConnection('closed');
     }
   };
@@ -65,7 +66,7 @@ function connect() {
 function setConnection(status) {
   const c = $('connection');
   c.dataset.connection = status;
-  c.textContent = { connecting: 'connecting…', open: 'connected', closed: 'disconnected: reconnecting…' }[status];
+  c.textContent = t(`conn.${status}`);
 }
 
 function showError(text) {
@@ -122,7 +123,7 @@ function render() {
   $('analysis-toggle').checked = state.analysis.on;
   $('export-record').hidden = !state.recordLine;
   const hint = $('hint');
-  hint.textContent = state.hint.pending ? 'thinking…' : (state.hint.move && state.hint.ply === state.cursor ? `hint: ${state.hint.move}` : '');
+  hint.textContent = state.hint.pending ? t('hint.thinking') : (state.hint.move && state.hint.ply === state.cursor ? t('hint.move', { move: state.hint.move }) : '');
   hint.dataset.hint = state.hint.ply === state.cursor ? state.hint.move : '';
   $('hint-button').disabled = state.board.phase === 'finished' || state.hint.pending;
 }
@@ -156,21 +157,21 @@ function renderBoard() {
   svg.dataset.phase = state.board.phase;
 }
 
-function colourName(c) { return `<span class="swatch fill-${c}">${LETTERS[c]}</span> ${c}`; }
+function colourName(c) { return `<span class="swatch fill-${c}">${LETTERS[c]}</span> ${escapeHtml(colourWord(c))}`; }
 
 function renderStatus() {
   const b = state.board;
   let text;
   if (b.phase === 'finished') {
     const r = b.result;
-    text = r.draw ? `game over: a draw (${r.winners.join(', ')})` : `game over: ${r.winners[0]} wins`;
-    if (r.resigned) text += ` (${r.resigned} resigned)`;
+    text = r.draw ? t('status.draw', { who: r.winners.map(colourWord).join(', ') }) : t('status.won', { who: colourWord(r.winners[0]) });
+    if (r.resigned) text += ' ' + t('status.resigned', { who: colourWord(r.resigned) });
   } else {
     const seat = seatOf(b.turn);
-    const who = seat.kind === 'engine' ? `${seat.engine}` : 'you';
+    const who = seat.kind === 'engine' ? `${seat.engine}` : t('who.you');
     text = b.phase === 'setup'
-      ? `setup: ${b.turn} (${who}) places a stone (${b.placementsLeft} placements left)`
-      : `play: ${b.turn} (${who}) to move`;
+      ? t('status.setup', { colour: colourWord(b.turn), who, n: b.placementsLeft })
+      : t('status.play', { colour: colourWord(b.turn), who });
   }
   const s = $('status');
   s.textContent = text;
@@ -178,16 +179,16 @@ function renderStatus() {
   s.dataset.turn = b.turn;
   const rows = ['red', 'blue', 'green', 'yellow'].filter((c) => c in b.scores).map((c) => {
     const walls = b.wallsLeft[c] < 0 ? '∞' : b.wallsLeft[c];
-    const breakers = c in b.breakersLeft ? ` · breakers ${b.breakersLeft[c]}` : '';
+    const breakers = c in b.breakersLeft ? ` · ${t('score.breakers')} ${b.breakersLeft[c]}` : '';
     const seat = seatOf(c);
-    const who = seat.kind === 'engine' ? escapeHtml(seat.engine) : 'human';
+    const who = seat.kind === 'engine' ? escapeHtml(seat.engine) : escapeHtml(t('who.human'));
     const clock = (seat.clockLeft !== undefined
-      ? ` <span class="clock" data-clock="${c}">clock ${formatClock(seat.clockLeft)}</span>` : '') +
+      ? ` <span class="clock" data-clock="${c}">${t('clock.main')} ${formatClock(seat.clockLeft)}</span>` : '') +
       (seat.turnLeft !== undefined
-        ? ` <span class="turn-clock" data-turn-clock="${c}" title="time for this turn (${seat.timeout})">turn ${formatClock(seat.turnLeft)}</span>` : '');
+        ? ` <span class="turn-clock" data-turn-clock="${c}" title="${escapeHtml(t('clock.turnTitle'))}">${t('clock.turn')} ${formatClock(seat.turnLeft)}</span>` : '');
     return `<div class="score-row${c === b.turn && b.phase !== 'finished' ? ' to-move' : ''}" data-score="${c}">
       ${colourName(c)} <small>${who}</small> <b data-score-value="${c}">${b.scores[c]}</b>
-      <small>walls ${walls}${breakers}</small>${clock}</div>`;
+      <small>${t('score.walls')} ${walls}${breakers}</small>${clock}</div>`;
   });
   $('scores').innerHTML = rows.join('');
 }
@@ -201,11 +202,11 @@ function tickClocks() {
   for (const seat of state.seats) {
     const running = seat.running ? gone : 0;
     const clock = document.querySelector(`[data-clock="${seat.colour}"]`);
-    if (clock && seat.clockLeft !== undefined) clock.textContent = `clock ${formatClock(seat.clockLeft - running)}`;
+    if (clock && seat.clockLeft !== undefined) clock.textContent = `${t('clock.main')} ${formatClock(seat.clockLeft - running)}`;
     const turn = document.querySelector(`[data-turn-clock="${seat.colour}"]`);
     if (turn && seat.turnLeft !== undefined) {
       const left = seat.turnLeft - running;
-      turn.textContent = `turn ${formatClock(left)}`;
+      turn.textContent = `${t('clock.turn')} ${formatClock(left)}`;
       turn.dataset.running = String(!!seat.running);
       const warn = seat.running && (left <= 10 || (seat.clockLeft !== undefined && seat.clockLeft - running <= 10));
       if (warn) turn.dataset.warning = 'true'; else delete turn.dataset.warning;
@@ -225,7 +226,7 @@ function renderMoves() {
   const start = document.createElement('li');
   start.className = 'start' + (state.cursor === 0 ? ' current' : '');
   start.dataset.ply = '0';
-  start.textContent = 'start';
+  start.textContent = t('moves.start');
   list.appendChild(start);
   state.moves.forEach((m, i) => {
     const li = document.createElement('li');
@@ -236,8 +237,8 @@ function renderMoves() {
     const note = reviewNote(i);
     if (note && note.judgement) li.dataset.judgement = note.judgement;
     li.innerHTML = `<small class="ply">${i + 1}.</small> <span class="swatch fill-${m.colour}">${LETTERS[m.colour]}</span> ${m.move}` +
-      (note && note.judgement ? `<b class="judgement judgement-${note.judgement}" title="${note.judgement}: best ${escapeHtml(note.best)}">${SYMBOLS[note.judgement]}</b>` : '') +
-      (m.random ? ' <small title="played by the server: time ran out">⏱</small>' : '') +
+      (note && note.judgement ? `<b class="judgement judgement-${note.judgement}" title="${escapeHtml(t(`judgement.${note.judgement}`))}: ${escapeHtml(note.best)}">${SYMBOLS[note.judgement]}</b>` : '') +
+      (m.random ? ` <small title="${escapeHtml(t('moves.random'))}">⏱</small>` : '') +
       (m.ms !== undefined ? ` <small>${(m.ms / 1000).toFixed(1)}s</small>` : '');
     list.appendChild(li);
   });
@@ -259,20 +260,21 @@ function renderReview() {
   const summary = $('review-summary');
   summary.replaceChildren();
   summary.dataset.reviewState = r.state;
-  if (r.state === 'failed') summary.textContent = `review failed: ${r.error}`;
-  else if (r.state === 'running') summary.textContent = `${r.engine} reviews: ${r.done} of ${r.total} positions`;
+  if (r.state === 'failed') summary.textContent = t('review.failed', { error: r.error });
+  else if (r.state === 'running') summary.textContent = t('review.running', { engine: r.engine, done: r.done, total: r.total });
   for (const [colour, accuracy] of Object.entries(r.accuracy || {})) {
     if (r.state !== 'done') break;
     const counts = { inaccuracy: 0, mistake: 0, blunder: 0 };
     state.moves.forEach((m, i) => { const n = reviewNote(i); if (m.colour === colour && n && n.judgement) counts[n.judgement]++; });
     const div = document.createElement('div');
-    div.innerHTML = `<span class="swatch fill-${colour}">${LETTERS[colour]}</span> ${colour}: accuracy <b data-accuracy="${colour}">${accuracy.toFixed(1)}</b>` +
+    div.innerHTML = `${colourName(colour)}: ${escapeHtml(t('review.accuracy'))} <b data-accuracy="${colour}">${accuracy.toFixed(1)}</b>` +
       ` · ${counts.inaccuracy} ?! · ${counts.mistake} ? · ${counts.blunder} ??`;
     summary.appendChild(div);
   }
   const note = reviewNote(state.cursor);
   $('review-note').textContent = note && note.judgement
-    ? `move ${state.cursor + 1} ${state.moves[state.cursor].move} is ${note.judgement === 'inaccuracy' ? 'an' : 'a'} ${note.judgement} (win rate ${(note.before * 100).toFixed(0)}% → ${(note.after * 100).toFixed(0)}%): better ${note.best}`
+    ? t('review.note', { n: state.cursor + 1, move: state.moves[state.cursor].move, judgement: t(`judgement.${note.judgement}`),
+      before: (note.before * 100).toFixed(0), after: (note.after * 100).toFixed(0), best: note.best })
     : '';
 }
 
@@ -284,11 +286,11 @@ function renderEngines() {
     li.dataset.engine = e.name;
     li.dataset.state = e.state;
     li.className = `engine engine-${e.state}`;
-    li.innerHTML = `<b>${escapeHtml(e.name)}</b> <span class="engine-state">${e.state}</span>` +
+    li.innerHTML = `<b>${escapeHtml(e.name)}</b> <span class="engine-state">${escapeHtml(t(`engine.${e.state}`))}</span>` +
       (e.pid ? ` <small data-pid="${e.pid}">pid ${e.pid}</small>` : '') +
       (e.detail ? `<div class="engine-detail">${escapeHtml(e.detail)}</div>` : '');
     const restart = document.createElement('button');
-    restart.textContent = 'Restart';
+    restart.textContent = t('engines.restart');
     restart.dataset.restart = e.name;
     li.appendChild(restart);
     ul.appendChild(li);
@@ -299,12 +301,13 @@ function renderEvent() {
   const e = $('event');
   if (e.dataset.error) return;
   e.hidden = !state.event;
-  e.textContent = state.event;
+  // The server's own events in the page's language where it gives a key.
+  e.textContent = state.eventCode ? t(state.eventCode.key, { colour: colourWord(state.eventCode.colour) }) : state.event;
 }
 
 function renderAnalysis() {
   const a = state.analysis;
-  $('analysis-engine').textContent = a.on ? `${a.engine} analyses ply ${a.ply}` : 'analysis is off';
+  $('analysis-engine').textContent = a.on ? t('analysis.on', { engine: a.engine, ply: a.ply }) : t('analysis.off');
   const table = $('candidates');
   table.replaceChildren();
   if (a.on && a.ply === state.cursor) {
@@ -318,8 +321,8 @@ function renderAnalysis() {
       table.appendChild(tr);
     }
   }
-  $('graph-who').textContent = drawGraph($('graph'), state.graph, state.moves.length, state.cursor,
-    state.board.players, (ply) => send({ type: 'goto', ply }));
+  $('graph-who').textContent = t(drawGraph($('graph'), state.graph, state.moves.length, state.cursor,
+    state.board.players, (ply) => send({ type: 'goto', ply })));
 }
 
 function renderRecords() {
@@ -332,7 +335,7 @@ function renderRecords() {
     state.records.games.forEach((g, i) => {
       const option = document.createElement('option');
       option.value = String(i);
-      option.textContent = `game ${g.game}: ${Object.entries(g.seats).map(([c, e]) => `${c} ${e}`).join(', ')} — ${g.winner} (${g.reason})`;
+      option.textContent = `${t('records.game', { n: g.game })}: ${Object.entries(g.seats).map(([c, e]) => `${colourWord(c)} ${e}`).join(', ')} — ${g.winner} (${g.reason})`;
       select.appendChild(option);
     });
   }
@@ -341,9 +344,9 @@ function renderRecords() {
     select.value = String(shown);
     const g = state.records.games[shown];
     info.dataset.recordGame = String(g.game);
-    info.textContent = `Record game ${g.game}: winner ${g.winner}, ${g.reason}` +
+    info.textContent = t('records.info', { n: g.game, winner: g.winner, reason: g.reason }) +
       (g.detail ? ` — ${g.loser}: ${g.detail}` : '') +
-      ` · scores ${Object.entries(g.scores).map(([c, s]) => `${c} ${s}`).join(', ')}`;
+      ` · ${t('records.scores')} ${Object.entries(g.scores).map(([c, s]) => `${colourWord(c)} ${s}`).join(', ')}`;
   } else info.textContent = '';
 }
 
@@ -502,7 +505,7 @@ fetch('/levels.json').then((r) => r.json()).then((data) => { levels = data.level
 function levelOptions() {
   const label = (n) => {
     const l = levels && levels.find((x) => x.level === n);
-    return l ? `level ${n} · about ${Math.round(l.elo / 50) * 50}${l.atLeast ? '+' : ''}` : `level ${n}`;
+    return l ? t('seat.levelAbout', { n, elo: `${Math.round(l.elo / 50) * 50}${l.atLeast ? '+' : ''}` }) : t('seat.levelPlain', { n });
   };
   return '<option value="">—</option>' + [...Array(10).keys()].map((i) => `<option value="${i + 1}">${label(i + 1)}</option>`).join('');
 }
@@ -528,16 +531,16 @@ function renderSeatRows() {
     row.dataset.seat = colour;
     const current = state.seats[i];
     const chosen = previous[i] ?? (current ? (current.kind === 'engine' ? `engine:${current.engine}` : 'human') : 'human');
-    const options = ['<option value="human">human</option>',
-      ...state.engines.map((e) => `<option value="engine:${escapeHtml(e.name)}">engine: ${escapeHtml(e.name)}</option>`)].join('');
-    row.innerHTML = `<span class="swatch fill-${colour}">${LETTERS[colour]}</span> ${colour}
+    const options = [`<option value="human">${escapeHtml(t('who.human'))}</option>`,
+      ...state.engines.map((e) => `<option value="engine:${escapeHtml(e.name)}">${escapeHtml(t('seat.engine', { name: e.name }))}</option>`)].join('');
+    row.innerHTML = `${colourName(colour)}
       <select name="seat-${colour}">${options}</select>
-      <label>level <select name="level-${colour}">${levelOptions()}</select></label>
-      <label>s/move <input name="movetime-${colour}" type="number" min="0" step="0.1" placeholder="—" size="4"></label>
-      <label>clock s <input name="clock-${colour}" type="number" min="1" step="1" placeholder="—" size="4"></label>
-      <label>+ s <input name="increment-${colour}" type="number" min="0" step="0.1" placeholder="0" size="3"></label>
-      <label>turn s <input name="turn-${colour}" type="number" min="1" step="1" placeholder="—" size="3"></label>
-      <label>late <select name="timeout-${colour}"><option value="random">random turn</option><option value="forfeit">forfeit</option></select></label>`;
+      <label>${t('seat.level')} <select name="level-${colour}">${levelOptions()}</select></label>
+      <label>${t('seat.movetime')} <input name="movetime-${colour}" type="number" min="0" step="0.1" placeholder="—" size="4"></label>
+      <label>${t('seat.clock')} <input name="clock-${colour}" type="number" min="1" step="1" placeholder="—" size="4"></label>
+      <label>${t('seat.increment')} <input name="increment-${colour}" type="number" min="0" step="0.1" placeholder="0" size="3"></label>
+      <label>${t('seat.turn')} <input name="turn-${colour}" type="number" min="1" step="1" placeholder="—" size="3"></label>
+      <label>${t('seat.late')} <select name="timeout-${colour}"><option value="random">${t('seat.random')}</option><option value="forfeit">${t('seat.forfeit')}</option></select></label>`;
     rows.appendChild(row);
     row.querySelector('select').value = chosen;
     if (current && current.level) row.querySelector(`[name=level-${colour}]`).value = current.level;
@@ -592,5 +595,11 @@ window.wallgo = { state: () => state, socket: () => socket, svgText: () => board
 
 $('game-name').textContent = gameName;
 document.title = `${gameName} · wallgo-gui`;
-fetch('/style.css').then((r) => r.text()).then((t) => { styleText = t; }).catch(() => {});
-connect();
+fetch('/style.css').then((r) => r.text()).then((text) => { styleText = text; }).catch(() => {});
+// The catalogue first: every string on the page comes from it.
+initLanguages(() => {
+  if (!state) return;
+  render();
+  tickClocks();
+  renderSeatRows();
+}).then(connect);

@@ -34,5 +34,5 @@ export function drawGraph(svg, graph, plies, cursor, players, onPick) {
     const ply = Math.round(((event.clientX - box.left) / box.width * W - PAD) / (W - 2 * PAD) * n);
     onPick(Math.min(Math.max(ply, 0), plies));
   };
-  return players === 2 ? "(red's view)" : '(side to move)';
+  return players === 2 ? 'graph.redView' : 'graph.moverView';  // catalogue keys
 }

@@ -1,6 +1,9 @@
 // The games list: every game of this wallgo-gui with its players, moves
 // and state, a link to each, and a form that opens a new game by name.
+import { t, colourName, initLanguages } from '/i18n.js';
+
 const $ = (id) => document.getElementById(id);
+let last = null;  // the last list, redrawn when the language changes
 let socket = null;
 
 function escapeHtml(text) {
@@ -8,32 +11,35 @@ function escapeHtml(text) {
 }
 
 function seatText(seat) {
-  return seat.kind === 'engine' ? `${seat.colour} ${seat.engine}${seat.level ? ` (level ${seat.level})` : ''}` : `${seat.colour} human`;
+  return `${colourName(seat.colour)} ` + (seat.kind === 'engine'
+    ? `${seat.engine}${seat.level ? ` (${t('seat.levelPlain', { n: seat.level })})` : ''}` : t('who.human'));
 }
 
 function render(list) {
+  last = list;
   const body = $('games').querySelector('tbody');
   body.replaceChildren();
   for (const g of list.games) {
     const tr = document.createElement('tr');
     tr.dataset.game = g.name;
-    const state = g.over ? `over: ${g.winners.join(', ')} ${g.winners.length > 1 ? 'draw' : 'wins'}` : `${g.turn} to move`;
+    const state = g.over ? (g.winners.length === 1 ? t('lobby.over', { who: colourName(g.winners[0]) }) : t('lobby.drawn'))
+      : t('lobby.toMove', { colour: colourName(g.turn) });
     tr.innerHTML = `<td><a href="/game/${encodeURIComponent(g.name)}" data-game-link="${escapeHtml(g.name)}">${escapeHtml(g.name)}</a></td>` +
       `<td>${g.seats.map((s) => escapeHtml(seatText(s))).join(' · ')}</td><td>${g.moves}</td><td>${escapeHtml(state)}</td>` +
-      `<td><button data-close="${escapeHtml(g.name)}">Close</button></td>`;
+      `<td><button data-close="${escapeHtml(g.name)}">${escapeHtml(t('lobby.close'))}</button></td>`;
     body.appendChild(tr);
   }
-  $('games-limit').textContent = `${list.games.length} of at most ${list.maxGames} games (wallgo-gui --max-games)`;
+  $('games-limit').textContent = t('lobby.limit', { n: list.games.length, max: list.maxGames });
   document.body.dataset.games = String(list.games.length);
   document.body.dataset.ready = 'true';
 }
 
 function connect() {
   socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
-  socket.onopen = () => { $('connection').dataset.connection = 'open'; $('connection').textContent = 'connected'; };
+  setConnection('connecting');
+  socket.onopen = () => setConnection('open');
   socket.onclose = () => {
-    $('connection').dataset.connection = 'closed';
-    $('connection').textContent = 'disconnected: reconnecting…';
+    setConnection('closed');
     setTimeout(connect, 1000);
   };
   socket.onmessage = (event) => {
@@ -43,12 +49,17 @@ function connect() {
   };
 }
 
+function setConnection(status) {
+  $('connection').dataset.connection = status;
+  $('connection').textContent = t(`conn.${status}`);
+}
+
 // The list follows the games: asked for again every two seconds.
 setInterval(() => { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'games' })); }, 2000);
 
 document.addEventListener('click', (event) => {
   const b = event.target.closest('button[data-close]');
-  if (b && confirm(`Close the game ${b.dataset.close}? Its engines stop.`)) {
+  if (b && confirm(t('lobby.closeConfirm', { name: b.dataset.close }))) {
     socket.send(JSON.stringify({ type: 'close', game: b.dataset.close }));
   }
 });
@@ -60,4 +71,4 @@ $('new-game-form').addEventListener('submit', (event) => {
 
 // A fresh name to start from: game-1, game-2, ... not yet taken.
 $('new-game-name').value = `game-${Math.floor(Date.now() / 1000) % 100000}`;
-connect();
+initLanguages(() => { if (last) render(last); }).then(connect);
