@@ -11,8 +11,11 @@
 
 namespace wallgo::common {
 
-inline std::string JsonText(const nlohmann::json& value) {
-  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+// Any nlohmann::basic_json (json, ordered_json): a template, so that an
+// ordered_json keeps its key order (a conversion to json would sort it).
+template <typename Json>
+std::string JsonText(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 }  // namespace wallgo::common
