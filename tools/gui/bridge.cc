@@ -1,5 +1,8 @@
 #include "tools/gui/bridge.h"
 
+#include <random>
+#include <set>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/json_text.h"
@@ -106,6 +109,13 @@ json RecordSummary(const referee::GameRecord& r) {
           {"scores", scores},   {"moves", r.moves.size()}};
 }
 
+// A join token per colour.
+std::vector<std::string> NewTokens() {
+  std::vector<std::string> tokens;
+  for (int i = 0; i < kMaxPlayers; ++i) tokens.push_back(NewToken());
+  return tokens;
+}
+
 json SettingsJson(const SeatSettings& s) {
   json out = json::object();
   if (s.level > 0) out["level"] = s.level;
@@ -119,6 +129,15 @@ json SettingsJson(const SeatSettings& s) {
 }
 
 }  // namespace
+
+std::string NewToken() {
+  std::random_device device;
+  std::string token;
+  for (int k = 0; k < 4; ++k) {
+    absl::StrAppend(&token, absl::Hex(device(), absl::kZeroPad8));
+  }
+  return token;
+}
 
 absl::StatusOr<std::unique_ptr<Bridge>> Bridge::Create(
     std::vector<EngineSpec> engines, BridgeOptions options, Publish publish) {
@@ -141,6 +160,7 @@ std::unique_ptr<Bridge> Bridge::Create(std::vector<EngineSpec> engines,
 Bridge::Bridge(std::vector<EngineSpec> engines, BridgeOptions options,
                Publish publish, std::shared_ptr<client::EngineLog> log)
     : specs_(std::move(engines)),
+      seat_tokens_(NewTokens()),
       options_(std::move(options)),
       publish_(std::move(publish)),
       log_(std::move(log)),
@@ -177,7 +197,38 @@ Bridge::~Bridge() {
   workers_.clear();
 }
 
-absl::Status Bridge::Handle(const std::string& text) {
+absl::Status Bridge::Allowed(const std::string& type, Access access) const {
+  if (access.seat == Access::kAll) return absl::OkStatus();
+  if (access.seat == Access::kWatch) {
+    return absl::PermissionDeniedError(
+        "this page only watches: playing needs a seat's join link");
+  }
+  // A seat plays its own colour's turns and may look around; setting up
+  // games, seats and engines is for the server's own user.
+  static const std::set<std::string> kSeatMessages = {"move", "resign", "goto",
+                                                      "hint", "review"};
+  if (!kSeatMessages.count(type)) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "'", type.substr(0, 40), "' is for the host of this wallgo-gui"));
+  }
+  if ((type == "move" || type == "resign") &&
+      (!game_.at_end() ||
+       Index(game_.shown().position().to_move()) != access.seat)) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("this page plays ", ColourName(ColourAt(access.seat)),
+                     " only, on its own turn"));
+  }
+  return absl::OkStatus();
+}
+
+int Bridge::SeatOfToken(const std::string& token) const {
+  for (size_t i = 0; i < seat_tokens_.size(); ++i) {
+    if (!token.empty() && token == seat_tokens_[i]) return static_cast<int>(i);
+  }
+  return Access::kWatch;
+}
+
+absl::Status Bridge::Handle(const std::string& text, Access access) {
   const json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (message.is_discarded() || !message.is_object()) {
     return Bad("a message must be a JSON object");
@@ -185,6 +236,9 @@ absl::Status Bridge::Handle(const std::string& text) {
   absl::StatusOr<std::string> type = StringField(message, "type");
   if (!type.ok()) return type.status();
   std::lock_guard<std::mutex> lock(mutex_);
+  if (absl::Status allowed = Allowed(*type, access); !allowed.ok()) {
+    return allowed;
+  }
   using Handler = absl::Status (Bridge::*)(const json&);
   static const std::map<std::string, Handler> kHandlers = {
       {"new", &Bridge::NewGame},

@@ -44,6 +44,17 @@ struct Seat {
   TimeoutRule timeout = TimeoutRule::kRandom;
 };
 
+// What a page may do: everything (the server's own user, or any page when
+// wallgo-gui listens on loopback only), play one colour (a seat's join
+// link), or only watch.
+struct Access {
+  static constexpr int kAll = -2, kWatch = -1;
+  int seat = kAll;  // kAll, kWatch or a colour index
+};
+
+// 128 random bits in hex: an unguessable key.
+std::string NewToken();
+
 struct BridgeOptions {
   WorkerTimeouts timeouts;
   std::string engine_log;  // the engines' standard error; "" discards it
@@ -66,7 +77,11 @@ class Bridge {
 
   // Handles one message from a page. Returns an error (and changes
   // nothing) for a bad message.
-  absl::Status Handle(const std::string& text);
+  absl::Status Handle(const std::string& text, Access access = {});
+  // The colour index whose join token is `token`, or Access::kWatch.
+  int SeatOfToken(const std::string& token) const;
+  // Every seat's join token, by colour index (kMaxPlayers of them).
+  const std::vector<std::string>& seat_tokens() const { return seat_tokens_; }
   // The whole state, as sent to a page that connects.
   std::string StateJson();
   // A line of the games list: seats, moves, turn and result.
@@ -136,7 +151,11 @@ class Bridge {
   void OnAnalysis(uint64_t token, std::vector<Candidate> candidates);
   void OnStatus();
 
+  // Whether `access` may send a message of `type` now.
+  absl::Status Allowed(const std::string& type, Access access) const;
+
   const std::vector<EngineSpec> specs_;
+  const std::vector<std::string> seat_tokens_;  // unguessable, per colour
   const BridgeOptions options_;
   const Publish publish_;
   std::shared_ptr<client::EngineLog> log_;

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "boost/asio/io_context.hpp"
+#include "boost/asio/ip/address.hpp"
 #include "boost/asio/signal_set.hpp"
 #include "boost/program_options.hpp"
 #include "common/program_options_error.h"
@@ -133,6 +134,10 @@ int GuiMain(const std::vector<std::string>& args, const std::string& self,
   LobbyOptions lobby_options;
   lobby_options.max_games = options->max_games;
   lobby_options.bridge = options->bridge;
+  // Beyond loopback, pages need a key: the host's, or a seat's join link.
+  boost::system::error_code ec;
+  lobby_options.tokens =
+      !boost::asio::ip::make_address(options->listen, ec).is_loopback();
   absl::StatusOr<std::unique_ptr<Lobby>> lobby =
       Lobby::Create(options->engines, lobby_options,
                     [raw](const std::string& game, const std::string& message) {
@@ -149,8 +154,15 @@ int GuiMain(const std::vector<std::string>& args, const std::string& self,
       [&io](const boost::system::error_code&, int) { io.stop(); });
   const std::string url = absl::StrCat(
       "http://", options->listen == "0.0.0.0" ? "127.0.0.1" : options->listen,
-      ":", (*server)->port(), "/");
+      ":", (*server)->port(), "/",
+      (*lobby)->tokens() ? absl::StrCat("?key=", (*lobby)->host_key()) : "");
   out << "wallgo-gui: open " << url << std::endl;
+  if ((*lobby)->tokens()) {
+    out << "wallgo-gui: listening beyond loopback: the address above (with "
+           "its key) is the host's; other machines join by the seat links "
+           "each game's page shows, and without one a page only watches"
+        << std::endl;
+  }
   if (options->open) {
     const std::string command = "xdg-open '" + url + "' >/dev/null 2>&1 &";
     if (std::system(command.c_str()) != 0)

@@ -24,7 +24,13 @@ Lobby::Lobby(std::vector<EngineSpec> engines, LobbyOptions options,
     : engines_(std::move(engines)),
       options_(std::move(options)),
       publish_(std::move(publish)),
-      log_(std::move(log)) {}
+      log_(std::move(log)),
+      host_key_(NewToken()) {}
+
+Access Lobby::AccessFor(const Bridge* game, const std::string& key) const {
+  if (!options_.tokens || (!key.empty() && key == host_key_)) return Access{};
+  return Access{game == nullptr ? Access::kWatch : game->SeatOfToken(key)};
+}
 
 Lobby::~Lobby() {
   std::map<std::string, std::shared_ptr<Bridge>> games;
@@ -43,13 +49,18 @@ bool Lobby::ValidName(std::string_view name) {
   return true;
 }
 
-absl::StatusOr<std::shared_ptr<Bridge>> Lobby::Open(const std::string& name) {
+absl::StatusOr<std::shared_ptr<Bridge>> Lobby::Open(const std::string& name,
+                                                    bool may_create) {
   if (!ValidName(name)) {
     return absl::InvalidArgumentError(
         "a game's name is 1 to 40 letters, digits, '-' or '_'");
   }
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = games_.find(name); it != games_.end()) return it->second;
+  if (!may_create) {
+    return absl::PermissionDeniedError(
+        "no such game: only the host of this wallgo-gui starts games");
+  }
   if (static_cast<int>(games_.size()) >= options_.max_games) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "this server already runs ", games_.size(),

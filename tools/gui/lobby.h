@@ -24,6 +24,10 @@ inline constexpr std::string_view kClosedMessage =
 
 struct LobbyOptions {
   int max_games = 8;
+  // Pages need a key: the host's (printed at start) for everything, a
+  // seat's join token to play that colour; without one a page watches.
+  // On when wallgo-gui listens beyond loopback.
+  bool tokens = false;
   BridgeOptions bridge;
 };
 
@@ -40,9 +44,15 @@ class Lobby {
   // 1 to 40 letters, digits, '-' and '_': safe in a URL and a file name.
   static bool ValidName(std::string_view name);
 
-  // The game `name`, created if it is new; an error for a bad name or when
-  // the server already has its --max-games.
-  absl::StatusOr<std::shared_ptr<Bridge>> Open(const std::string& name);
+  // The game `name`, created if it is new (and `may_create`); an error for a
+  // bad name or when the server already has its --max-games.
+  absl::StatusOr<std::shared_ptr<Bridge>> Open(const std::string& name,
+                                               bool may_create = true);
+  // What a page with `key` may do in `game` (null: the games list).
+  Access AccessFor(const Bridge* game, const std::string& key) const;
+  bool tokens() const { return options_.tokens; }
+  // The host's key: 128 random bits in hex.
+  const std::string& host_key() const { return host_key_; }
   // Ends the game `name` (its pages are told, its engines quit).
   absl::Status Close(const std::string& name);
   // The games list: name and summary of each game, and the limit.
@@ -56,6 +66,7 @@ class Lobby {
   const LobbyOptions options_;
   const Publish publish_;
   std::shared_ptr<client::EngineLog> log_;
+  const std::string host_key_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Bridge>> games_;
 };

@@ -8,6 +8,7 @@
 #include "boost/beast/http.hpp"
 #include "boost/beast/websocket.hpp"
 #include "common/json_text.h"
+#include "engine/notation.h"
 #include "nlohmann/json.hpp"
 #include "tools/gui/web_assets.h"
 
@@ -52,8 +53,12 @@ std::string ErrorJson(const std::string& type, absl::string_view message) {
 class WsSession : public std::enable_shared_from_this<WsSession> {
  public:
   // `game` is "" for the games list.
-  WsSession(beast::tcp_stream stream, Server& server, std::string game)
-      : ws_(std::move(stream)), server_(server), game_(std::move(game)) {
+  WsSession(beast::tcp_stream stream, Server& server, std::string game,
+            std::string key)
+      : ws_(std::move(stream)),
+        server_(server),
+        game_(std::move(game)),
+        key_(std::move(key)) {
     ws_.read_message_max(kMaxMessage);
     websocket::stream_base::timeout timeout;
     timeout.handshake_timeout = server_.timeouts().handshake;
@@ -71,14 +76,18 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
         request, [self = shared_from_this()](beast::error_code ec) {
           if (ec) return;
           self->server_.Join(self);
+          Lobby* lobby = self->server_.lobby();
+          self->access_ = lobby->AccessFor(nullptr, self->key_);
           if (!self->game_.empty()) {
             absl::StatusOr<std::shared_ptr<Bridge>> bridge =
-                self->server_.lobby()->Open(self->game_);
+                lobby->Open(self->game_, self->access_.seat == Access::kAll);
             if (!bridge.ok()) {
               // The page says why (e.g. the --max-games limit) and stays.
               self->Send(ErrorJson("refused", bridge.status().message()));
             } else {
               self->bridge_ = *bridge;
+              self->access_ = lobby->AccessFor(bridge->get(), self->key_);
+              self->Send(self->RoleJson());
               self->Send(self->bridge_->StateJson());
             }
           } else {
@@ -108,8 +117,28 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     });
   }
 
+  // What this page may do, and for the host of a server with keys, every
+  // seat's join token (the page makes the links).
+  std::string RoleJson() const {
+    nlohmann::json role = {{"type", "role"},
+                           {"tokens", server_.lobby()->tokens()},
+                           {"seat", access_.seat == Access::kAll ? "all"
+                                    : access_.seat == Access::kWatch
+                                        ? "watch"
+                                        : ColourName(ColourAt(access_.seat))}};
+    if (access_.seat == Access::kAll && server_.lobby()->tokens()) {
+      nlohmann::json links = nlohmann::json::array();
+      for (size_t i = 0; i < bridge_->seat_tokens().size(); ++i) {
+        links.push_back({{"colour", ColourName(ColourAt(static_cast<int>(i)))},
+                         {"key", bridge_->seat_tokens()[i]}});
+      }
+      role["links"] = links;
+    }
+    return role.dump();
+  }
+
   absl::Status Handle(const std::string& text) {
-    if (bridge_ != nullptr) return bridge_->Handle(text);
+    if (bridge_ != nullptr) return bridge_->Handle(text, access_);
     if (!game_.empty()) {
       return absl::FailedPreconditionError("this page has no game: reload it");
     }
@@ -123,6 +152,10 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     if (message["type"] == "games") {
       Send(common::JsonText(server_.lobby()->List()));
       return absl::OkStatus();
+    }
+    if (message["type"] == "close" && access_.seat != Access::kAll) {
+      return absl::PermissionDeniedError(
+          "only the host of this wallgo-gui closes games");
     }
     if (message["type"] == "close" && message.contains("game") &&
         message["game"].is_string()) {
@@ -149,6 +182,8 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   websocket::stream<beast::tcp_stream> ws_;
   Server& server_;
   const std::string game_;
+  const std::string key_;  // the page's key: the host's or a seat's
+  Access access_;
   std::shared_ptr<Bridge> bridge_;
   beast::flat_buffer buffer_;
   std::deque<std::string> queue_;
@@ -185,7 +220,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       if (!game.empty() && !Lobby::ValidName(game)) {
         return Respond(http::status::not_found, "no such game\n");
       }
-      std::make_shared<WsSession>(std::move(stream_), server_, std::move(game))
+      std::make_shared<WsSession>(std::move(stream_), server_, std::move(game),
+                                  QueryParameter(target, "key"))
           ->Start(std::move(request_));
       return;
     }

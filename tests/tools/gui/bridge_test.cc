@@ -506,6 +506,39 @@ TEST_F(BridgeTest, AHintIsTheEnginesMoveAfterASecondsSearch) {
   EXPECT_EQ(State()["hint"]["move"], "");
 }
 
+TEST_F(BridgeTest, ASeatsPagePlaysItsColourAndAWatcherNothing) {
+  Make({""});
+  ASSERT_TRUE(Send({{"type", "new"},
+                    {"seats", {{{"kind", "human"}}, {{"kind", "human"}}}}})
+                  .ok());
+  const Access watcher{Access::kWatch};
+  const Access red{bridge_->SeatOfToken(bridge_->seat_tokens()[0])};
+  const Access blue{bridge_->SeatOfToken(bridge_->seat_tokens()[1])};
+  EXPECT_EQ(red.seat, 0);
+  EXPECT_EQ(bridge_->SeatOfToken("guess"), Access::kWatch);
+  EXPECT_EQ(bridge_->SeatOfToken(""), Access::kWatch);
+  EXPECT_EQ(bridge_->seat_tokens()[0].size(), 32u);
+  EXPECT_NE(bridge_->seat_tokens()[0], bridge_->seat_tokens()[1]);
+  const std::string d4 = R"({"type":"move","move":"d4"})";
+  for (const std::string& text : {d4, std::string(R"({"type":"goto","ply":0})"),
+                                  std::string(R"({"type":"resign"})")}) {
+    const absl::Status refused = bridge_->Handle(text, watcher);
+    EXPECT_EQ(refused.code(), absl::StatusCode::kPermissionDenied) << text;
+    EXPECT_TRUE(absl::StrContains(refused.message(), "only watches"));
+  }
+  EXPECT_FALSE(bridge_->Handle(d4, blue).ok());  // red's turn
+  EXPECT_TRUE(bridge_->Handle(d4, red).ok());
+  EXPECT_FALSE(bridge_->Handle(R"({"type":"move","move":"c3"})", red).ok());
+  EXPECT_FALSE(
+      bridge_
+          ->Handle(
+              R"({"type":"seats","seats":[{"kind":"human"},{"kind":"human"}]})",
+              blue)
+          .ok());
+  EXPECT_TRUE(bridge_->Handle(R"({"type":"move","move":"c3"})", blue).ok());
+  EXPECT_EQ(State()["moves"].size(), 2u);
+}
+
 TEST(LobbyTest, GamesByNameUpToTheLimit) {
   std::mutex mutex;
   std::map<std::string, int> published;
@@ -542,6 +575,8 @@ TEST(LobbyTest, GamesByNameUpToTheLimit) {
     std::lock_guard<std::mutex> lock(mutex);
     EXPECT_GE(published["friday"], 2);
   }
+  // Loopback: every page may do everything; with keys, only the host's.
+  EXPECT_EQ((*lobby)->AccessFor(a->get(), "").seat, Access::kAll);
   ASSERT_TRUE((*lobby)->Close("saturday").ok());
   EXPECT_FALSE((*lobby)->Close("saturday").ok());
   EXPECT_TRUE((*lobby)->Open("sunday").ok());

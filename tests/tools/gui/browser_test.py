@@ -5,7 +5,7 @@ by chromium-driver through python3-selenium, headless, on a free port.
   browser_test.py TEST --bin DIR --shots DIR [--docs-image FILE]
 
 TEST is one of: full_game, three_players, record, analysis, recover, games, timer, review,
-languages. Each
+languages, two_machines. Each
 starts its own wallgo-gui (and engines), drives the page only by clicks and
 keys like a person, checks what the page shows, and saves screenshots.
 """
@@ -64,7 +64,7 @@ class Gui:
             self.process.kill()
             raise Failure(f"wallgo-gui printed no URL: {line!r}")
         self.url = match.group(1)
-        self.root = self.url.rstrip("/")
+        self.root = re.match(r"http://[^/]+", self.url).group(0)
         options = Options()
         for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
                      "--disable-dev-shm-usage"):
@@ -72,7 +72,8 @@ class Gui:
         options.binary_location = "/usr/bin/chromium"
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         started = time.time()
-        self.open(f"/game/{game}")
+        if game:
+            self.open(f"/game/{game}")
         self.load_s = time.time() - started
 
     def open(self, path):
@@ -648,6 +649,52 @@ def test_languages(args):
             "['ko-KR', 'zh-TW', 'zh-HK', 'zh-CN', 'zh', 'ja-JP', 'es-419', 'fr-FR'].map(m.matchLanguage)));")
         check(mapped == ["ko", "zh-Hant", "zh-Hant", "zh-Hans", "zh-Hans", "ja", "es", None], f"mapped {mapped}")
         print(f"{len(catalogue)} languages, {len(english)} keys each")
+    finally:
+        gui.close()
+
+
+def test_two_machines(args):
+    """Listening beyond loopback: the host's page (the printed address with
+    its key) shows each seat's join link; a page without a key watches and
+    cannot move; a seat's link plays that colour only; foreign Origins are
+    still refused. Another machine is played by another origin
+    (localhost instead of 127.0.0.1: its own storage, no host key)."""
+    gui = Gui(args, [wallgo(args)], args.shots, game=None, flags=["--listen", "0.0.0.0"])
+    try:
+        check("?key=" in gui.url, f"the host's address has its key: {gui.url}")
+        gui.driver.get(gui.url)
+        wait("the games list", lambda: gui.js("return document.body.dataset.ready === 'true'"))
+        gui.open("/game/duel")
+        before = gui.version()
+        gui.js("window.wallgo.socket().send(JSON.stringify({type: 'new', seats: [{kind: 'human'}, {kind: 'human'}]}))")
+        gui.wait_change(before, "a game of two people")
+        wait("the join links", lambda: len(gui.css("[data-join-link]")) == 2, 5)
+        links = {e.get_attribute("data-join-link"): e.get_attribute("href") for e in gui.css("[data-join-link]")}
+        check(all(re.search(r"\?key=[0-9a-f]{32}$", l) for l in links.values()), f"unguessable keys: {links}")
+        gui.shot("two_machines_host.png")
+        other = gui.root.replace("127.0.0.1", "localhost")
+        # A page without a key watches.
+        gui.driver.get(other + "/game/duel")
+        wait("the watcher's page", lambda: gui.js("return document.body.dataset.ready === 'true'"))
+        wait("the watcher's badge", lambda: gui.css("[data-seat-role=watch]:not([hidden])"), 5)
+        check(not gui.css(".place-choice"), "a watcher is offered no move")
+        gui.js("window.wallgo.socket().send(JSON.stringify({type: 'move', move: 'a7'}))")
+        wait("the refusal", lambda: "only watches" in (gui.css("[data-event]")[0].text or ""), 5)
+        check(gui.state()["moves"] == [], "the watcher's move was not played")
+        # Red's link plays red, and only red.
+        gui.driver.get(links["red"].replace(gui.root, other))
+        wait("red's page", lambda: gui.js("return document.body.dataset.ready === 'true'"))
+        wait("red's badge", lambda: gui.css("[data-seat-role=red]:not([hidden])"), 5)
+        gui.play_by_clicks()
+        check(gui.state()["moves"][0]["colour"] == "red", "red played by its link")
+        gui.js("window.wallgo.socket().send(JSON.stringify({type: 'move', move: 'a7'}))")
+        wait("blue's turn refused", lambda: "plays red only" in (gui.css("[data-event]")[0].text or ""), 5)
+        check(len(gui.state()["moves"]) == 1, "red's page did not play blue")
+        gui.js("window.wallgo.socket().send(JSON.stringify({type: 'seats', seats: [{kind: 'human'}, {kind: 'engine', engine: 'wallgo'}]}))")
+        wait("seats refused", lambda: "host" in (gui.css("[data-event]")[0].text or ""), 5)
+        from install_test import handshake_status
+        port = int(gui.root.rsplit(":", 1)[1])
+        check(" 403 " in handshake_status(port, "http://evil.example"), "a foreign Origin is refused")
     finally:
         gui.close()
 

@@ -7,6 +7,11 @@ import { t, colourName as colourWord, initLanguages } from '/i18n.js';
 
 // This page's game: /game/NAME (the server creates it on first use).
 const gameName = decodeURIComponent(location.pathname.replace(/^\/game\//, '').replace(/\/$/, '')) || 'main';
+// A key when wallgo-gui listens beyond loopback: a seat's join link carries
+// its own (?key=), the host's is kept from the games list.
+const pageKey = new URLSearchParams(location.search).get('key') || storedHostKey();
+function storedHostKey() { try { return localStorage.getItem('wallgo-host-key') || ''; } catch (e) { return ''; } }
+let role = { seat: 'all', tokens: false };
 
 const $ = (id) => document.getElementById(id);
 const svg = $('board');
@@ -29,7 +34,7 @@ function send(message) {
 }
 
 function connect() {
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(gameName)}`;
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(gameName)}${pageKey ? `&key=${encodeURIComponent(pageKey)}` : ''}`;
   socket = new WebSocket(url);
   setConnection('connecting');
   socket.onopen = () => { retryMs = 250; setConnection('open'); };
@@ -42,6 +47,7 @@ function connect() {
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === 'state') onState(message);
+    else if (message.type === 'role') { role = message; renderRole(); }
     else if (message.type === 'analysis' && state && message.version === state.version) {
       state.analysis = message.analysis;
       state.graph = message.graph;
@@ -106,6 +112,9 @@ function seatOf(colour) { return state.seats.find((s) => s.colour === colour); }
 
 function inputEnabled() {
   if (!state || state.board.phase === 'finished') return false;
+  // A seat's page plays its own colour's turns only; a watcher never.
+  if (role.seat === 'watch') return false;
+  if (role.seat !== 'all') return state.cursor === state.moves.length && state.board.turn === role.seat;
   return state.cursor < state.moves.length || seatOf(state.board.turn).kind === 'human';
 }
 
@@ -114,6 +123,7 @@ function render() {
   renderStatus();
   renderMoves();
   renderEngines();
+  renderRole();
   renderReview();
   renderAnalysis();
   renderEvent();
@@ -244,6 +254,28 @@ function renderMoves() {
   });
   const current = list.querySelector('.current');
   if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+}
+
+// Who this page is, and for the host of a server with keys, each seat's
+// join link.
+function renderRole() {
+  const badge = $('seat-role');
+  badge.hidden = role.seat === 'all';
+  badge.dataset.seatRole = role.seat;
+  if (role.seat !== 'all') {
+    badge.textContent = role.seat === 'watch' ? t('seats.watching') : t('seats.yours', { colour: colourWord(role.seat) });
+  }
+  const panel = $('seat-links-panel');
+  panel.hidden = !role.links;
+  if (!role.links || !state) return;
+  const list = $('seat-links');
+  list.replaceChildren();
+  for (const link of role.links.filter((l) => state.seats.some((s) => s.colour === l.colour))) {
+    const li = document.createElement('li');
+    const url = `${location.protocol}//${location.host}/game/${encodeURIComponent(gameName)}?key=${link.key}`;
+    li.innerHTML = `${colourName(link.colour)}: <a href="${escapeHtml(url)}" data-join-link="${link.colour}">${escapeHtml(url)}</a>`;
+    list.appendChild(li);
+  }
 }
 
 function renderReview() {

@@ -4,6 +4,12 @@ import { t, colourName, initLanguages } from '/i18n.js';
 
 const $ = (id) => document.getElementById(id);
 let last = null;  // the last list, redrawn when the language changes
+// The host's key (wallgo-gui prints it when it listens beyond loopback):
+// kept, so that the game pages opened from here are the host's too.
+const urlKey = new URLSearchParams(location.search).get('key');
+try { if (urlKey) localStorage.setItem('wallgo-host-key', urlKey); } catch (e) { /* private mode */ }
+let hostKey = urlKey || '';
+try { hostKey = hostKey || localStorage.getItem('wallgo-host-key') || ''; } catch (e) { /* private mode */ }
 let socket = null;
 
 function escapeHtml(text) {
@@ -35,7 +41,7 @@ function render(list) {
 }
 
 function connect() {
-  socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+  socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${hostKey ? `?key=${encodeURIComponent(hostKey)}` : ''}`);
   setConnection('connecting');
   socket.onopen = () => setConnection('open');
   socket.onclose = () => {
