@@ -71,6 +71,7 @@ def main():
             if "error" in answer:
                 counts["errors"] += 1
             latencies[int(qid[1:])] = now - t0
+            answered_at.append(now - t0)
             counts["answered"] += 1
             slots.release()
 
@@ -80,7 +81,15 @@ def main():
     proc.stdin.write(json.dumps({"id": "v", "action": "query_version"}) + "\n")
     proc.stdin.flush()
     time.sleep(0.5)
-    with soak_common.Sampler(lambda: [proc.pid], lambda: dict(counts), args.interval) as sampler:
+    answered_at = []  # (answer order) latency, for the per-sample medians
+    sampled = {"at": 0}
+
+    def extra():
+        part = answered_at[sampled["at"]:]
+        sampled["at"] += len(part)
+        return dict(counts, median_ms=round(soak_common.percentile(part, 0.5) * 1e3, 3))
+
+    with soak_common.Sampler(lambda: [proc.pid], extra, args.interval) as sampler:
         for i in range(args.queries):
             rules, moves = pool[i % len(pool)]
             k = (i * 7919) % (len(moves) + 1)

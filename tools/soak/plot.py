@@ -48,8 +48,21 @@ def plot(path):
     for a, b in zip(rows, rows[1:]):
         dt = b["t"] - a["t"]
         rate.append((b.get(key, 0) - a.get(key, 0)) / dt if dt > 0 else 0)
-    ax2.plot(t[1:], rate[1:], marker=".", color="tab:green")
+    ax2.plot(t[1:], rate[1:], marker=".", color="tab:green", label=f"{label} / s")
     ax2.set_ylabel(f"{label} / s")
+    # The answers' median time in each interval, where the soak measured it.
+    medians = [k for k in ("other_median_ms", "genmove_median_ms", "median_ms")
+               if k in rows[-1]]
+    if medians:
+        ax2b = ax2.twinx()
+        for k, colour in zip(medians, ("tab:red", "tab:brown", "tab:red")):
+            ax2b.plot(t[1:], [r.get(k) for r in rows[1:]], marker=".", color=colour,
+                      linestyle="--", label=k.replace("_", " "))
+        ax2b.set_ylabel("ms")
+        ax2b.set_ylim(bottom=0)
+        h1, l1 = ax2.get_legend_handles_labels()
+        h2, l2 = ax2b.get_legend_handles_labels()
+        ax2.legend(h1 + h2, l1 + l2, loc="lower right", fontsize=8)
     ax2.set_xlabel("minutes")
     ax2.set_ylim(bottom=0)
     s = data["summary"]

@@ -62,8 +62,17 @@ def main():
     latencies = []  # (command index, seconds, kind) of every command
     window = {"n": 0}
 
+    sampled = {"at": 0}
+
     def extra():
-        return {"commands": done, "games": games}
+        # The median answer times since the previous sample.
+        part = latencies[sampled["at"]:]
+        sampled["at"] += len(part)
+        return {"commands": done, "games": games,
+                "genmove_median_ms": round(
+                    soak_common.percentile([x for x, k in part if k == "genmove"], 0.5) * 1e3, 4),
+                "other_median_ms": round(
+                    soak_common.percentile([x for x, k in part if k == "other"], 0.5) * 1e3, 4)}
 
     def ask(command, kind):
         nonlocal done
