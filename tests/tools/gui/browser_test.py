@@ -699,6 +699,45 @@ def test_two_machines(args):
         gui.close()
 
 
+def test_latency(args):
+    """A measurement for docs/gui.md, not a CI test: page load, and the time
+    from a click to the engine's reply drawn (less the engine's thinking),
+    over a game by clicks while --games - 1 other games of two engines play
+    on in other tabs."""
+    gui = Gui(args, [wallgo(args)], args.shots, game="measured")
+    try:
+        first = gui.driver.current_window_handle
+        for n in range(args.games - 1):
+            gui.driver.switch_to.new_window("tab")
+            gui.open(f"/game/busy{n}")
+            # Two engines play on and on: a finished game starts again.
+            gui.js("const again = () => window.wallgo.socket().send(JSON.stringify({type: 'new', seats: ["
+                   "{kind: 'engine', engine: 'wallgo'}, {kind: 'engine', engine: 'wallgo'}]}));"
+                   "again(); setInterval(() => { if (window.wallgo.state().board.phase === 'finished') again(); }, 200);")
+        gui.driver.switch_to.window(first)
+        gui.driver.refresh()
+        wait("the page", lambda: gui.js("return document.body.dataset.ready === 'true'"))
+        load = gui.js("return window.wallgoMetrics.loadMs")
+        moves = 0
+        while gui.state()["board"]["phase"] != "finished" and moves < 30:
+            wait("red's turn", lambda: gui.human_to_move() or gui.state()["board"]["phase"] == "finished", 30)
+            if gui.state()["board"]["phase"] == "finished":
+                break
+            gui.play_by_clicks()
+            moves += 1
+        delays = sorted(gui.js("return window.wallgoMetrics.clickToDrawn"))
+        busy = 0
+        for handle in gui.driver.window_handles[1:]:
+            gui.driver.switch_to.window(handle)
+            busy += len(gui.state()["moves"]) > 0
+        gui.driver.switch_to.window(first)
+        print(f"games {args.games} ({busy} of two engines beside): page load {load:.0f} ms; click-to-drawn less "
+              f"thinking: median {delays[len(delays) // 2]:.1f} ms, 90th {delays[int(len(delays) * 0.9)]:.1f} ms, "
+              f"max {delays[-1]:.1f} ms over {len(delays)} replies")
+    finally:
+        gui.close()
+
+
 TESTS = {name[5:]: f for name, f in globals().items() if name.startswith("test_")}
 
 
@@ -707,7 +746,8 @@ def main():
     parser.add_argument("test", choices=sorted(TESTS))
     parser.add_argument("--bin", required=True, help="folder with wallgo-gui, wallgo, ...")
     parser.add_argument("--shots", required=True, help="folder for screenshots")
-    parser.add_argument("--docs-image", help="also save the analysis screenshot here")
+    parser.add_argument("--docs-image", help="also save the test's main screenshot here")
+    parser.add_argument("--games", type=int, default=1, help="latency: games running at once")
     args = parser.parse_args()
     os.makedirs(args.shots, exist_ok=True)
     started = time.time()
