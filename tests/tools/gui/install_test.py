@@ -32,17 +32,24 @@ def handshake_status(port, origin):
     return line
 
 
-def websocket_first_message(port):
-    """The first message on ws://127.0.0.1:PORT/ws (a minimal client)."""
+def websocket_open(port, target):
+    """A WebSocket to ws://127.0.0.1:PORT/TARGET after its handshake (a
+    minimal client): the socket and what came after the handshake."""
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
     key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET /ws?game=install HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+    s.sendall((f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
     data = b""
     while b"\r\n\r\n" not in data:
         data += s.recv(4096)
     head, data = data.split(b"\r\n\r\n", 1)
     assert b" 101 " in head.split(b"\r\n")[0], head
+    return s, data
+
+
+def websocket_first_message(port):
+    """The first message on ws://127.0.0.1:PORT/ws?game=install."""
+    s, data = websocket_open(port, "/ws?game=install")
     while True:
         if len(data) >= 2:
             n, off = data[1] & 127, 2

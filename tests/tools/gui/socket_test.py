@@ -6,7 +6,6 @@ that never finishes its request. Both used to be kept for ever.
   socket_test.py --bin DIR
 """
 import argparse
-import base64
 import os
 import re
 import signal
@@ -15,6 +14,8 @@ import struct
 import subprocess
 import sys
 import time
+
+from install_test import websocket_open
 
 
 def sockets_of(pid):
@@ -57,14 +58,7 @@ def main():
         baseline = sockets_of(gui.pid)
         # Half-open: the handshake, the first message, a close frame, and
         # then nothing: the socket stays open on our side.
-        ws = socket.create_connection(("127.0.0.1", port), timeout=10)
-        key = base64.b64encode(os.urandom(16)).decode()
-        ws.sendall((f"GET /ws?game=soak HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                    f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += ws.recv(4096)
-        assert b" 101 " in head.split(b"\r\n")[0], head
+        ws, _ = websocket_open(port, "/ws?game=soak")
         mask = os.urandom(4)
         payload = struct.pack("!H", 1000)
         ws.sendall(bytes([0x88, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
