@@ -18,6 +18,7 @@ Usage: slurm_test.py --bin BUILD/bin --source REPO
 """
 import argparse
 import collections
+import glob
 import json
 import os
 import shutil
@@ -85,7 +86,9 @@ class Cluster:
             if self.task_state(job, task) == "PENDING":
                 break
             time.sleep(0.05)
-        self.scontrol("update", f"jobid={job}_{task}", "starttime=now")
+        subprocess.run([os.path.join(self.tools, "local-slurm"), "lift",
+                        os.path.join(self.folder, "slurm"), f"{job}_{task}"],
+                       env=self.env, check=True, stdout=subprocess.DEVNULL)
         return job
 
     def restarts(self, job, task):
@@ -132,7 +135,7 @@ def lopsided_match(c):
     games = 400
     done = c.wallgo_cluster("match", "--dir", folder, "--tasks", "4", "--sprt", "0,50,0.05,0.05",
                             "--poll", "1", "--",
-                            "-e", engine(c, "strong", "--level 10 --visits 400"),
+                            "-e", engine(c, "strong", "--level 10 --visits 2000"),
                             "-e", engine(c, "weak", "--level 1"), "--games", str(games),
                             "--movetime", "30")
     check("SPRT decided" in done.stdout, "lopsided: the SPRT did not stop the match:\n" + done.stdout)
@@ -204,6 +207,9 @@ def main():
         training_generation(cluster, os.path.abspath(args.source))
     except Failure as e:
         print("FAILED:", e)
+        for log in sorted(glob.glob(os.path.join(folder, "*", "logs", "*.out"))):
+            print(f"--- {os.path.relpath(log, folder)}")
+            print("".join(open(log).readlines()[-5:]))
         for log in ["slurmctld.log", "slurmd.log"]:
             path = os.path.join(folder, "slurm", "log", log)
             if os.path.exists(path):
