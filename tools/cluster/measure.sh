@@ -88,9 +88,9 @@ done >"$out/queries.jsonl"
 nice "$bin/wallgo-referee" -e "$(engine a '--visits 50')" -e "$(engine b '--level 2')" \
   --games 20 --records "$out/games.jsonl" -q >/dev/null
 
-# Runs "$@" (a program writing into $out/term), sends SIGTERM at a random
-# moment in 0.2..3 s, prints the seconds from the signal to the exit and
-# the status.
+# Runs "$@" (a function that execs a program writing into $out/term), sends
+# SIGTERM at a random moment in 0.2..3 s, prints the seconds from the signal
+# to the exit and the status.
 term_once() {
   rm -rf "$out/term" && mkdir -p "$out/term"
   "$@" >/dev/null 2>&1 &
@@ -104,19 +104,19 @@ term_once() {
 }
 
 run_match() {
-  nice "$bin/wallgo-referee" -e "$(engine a '--visits 3000')" -e "$(engine b '--visits 1000')" \
+  exec nice "$bin/wallgo-referee" -e "$(engine a '--visits 3000')" -e "$(engine b '--visits 1000')" \
     --games 400 --concurrency 2 --records "$out/term/r.jsonl" -q
 }
 run_annotate() {
-  nice "$bin/wallgo-referee" annotate "$out/games.jsonl" --engine "$bin/wallgo --hash 16" \
+  exec nice "$bin/wallgo-referee" annotate "$out/games.jsonl" --engine "$bin/wallgo --hash 16" \
     --visits 2000 --output "$out/term/a.jsonl" -q
 }
 run_analysis() {
-  nice "$bin/wallgo" --hash 16 analysis --analysis-threads 2 --queries "$out/queries.jsonl" \
+  exec nice "$bin/wallgo" --hash 16 analysis --analysis-threads 2 --queries "$out/queries.jsonl" \
     --answers "$out/term/answers.jsonl"
 }
 run_generate() {
-  nice "$bin/wallgo-net" generate --out "$out/term/d.wgd" --games 2000 --visits 300 --jobs 2 --quiet
+  exec nice "$bin/wallgo-net" generate --out "$out/term/d.wgd" --games 2000 --visits 300 --jobs 2 --quiet
 }
 for name in match annotate analysis generate; do
   : >"$out/term-$name.txt"
@@ -161,7 +161,13 @@ import collections, json, sys
 c = collections.Counter(json.loads(l)["game"] for l in sys.stdin)
 print(f"{len(set(range(1, 161)) - set(c))} lost, {sum(v - 1 for v in c.values())} duplicated of 160 games")')
 
-nice "$cluster" analysis --dir "$out/requeue-analysis" --tasks 4 --queries "$out/queries.jsonl" \
+# Twice the queries at three times the visits: 20 requeues take a minute.
+for i in $(seq 0 399); do
+  n=$((1 + i % 4))
+  moves=$(printf '"%s",' "${placements[@]:0:n}")
+  echo "{\"id\":\"r$i\",\"moves\":[${moves%,}],\"maxVisits\":12000,\"analyzeTurns\":[0,$n]}"
+done >"$out/queries-requeue.jsonl"
+nice "$cluster" analysis --dir "$out/requeue-analysis" --tasks 4 --queries "$out/queries-requeue.jsonl" \
   --no-follow -- --hash 16 >/dev/null
 n_analysis=$(requeue_randomly "$out/requeue-analysis")
 analysis_status=0
@@ -169,6 +175,6 @@ nice "$cluster" follow "$out/requeue-analysis" >"$out/requeue-analysis.txt" 2>&1
 analysis_check=$(cat "$out"/requeue-analysis/shard-*.jsonl | /usr/bin/python3 -c '
 import collections, json, sys
 c = collections.Counter((a["id"], a["turnNumber"]) for a in map(json.loads, sys.stdin))
-print(f"{400 - len(c)} lost, {sum(v - 1 for v in c.values())} duplicated of 400 answers")')
+print(f"{800 - len(c)} lost, {sum(v - 1 for v in c.values())} duplicated of 800 answers")')
 echo "4. requeues: match $n_match requeues: $match_check;" \
   "analysis $n_analysis requeues: $analysis_check (merge status $analysis_status)"
