@@ -8,13 +8,16 @@
 #   3. SIGTERM to exit for each program, at 20 random moments each;
 #   4. games and queries lost or duplicated over 20 random requeues each.
 #
-#   tools/cluster/measure.sh [BUILD/bin] [OUT]     (default build/bin, a temp folder)
+#   tools/cluster/measure.sh [BUILD/bin] [OUT] [SECTIONS]
+#     (default build/bin, a temp folder, 1234: which of the figures to make)
 #
 # Everything runs under nice; the figures depend on the host's load.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$(readlink -f "${1:-$root/build/bin}")
 out=${2:-$(mktemp -d /tmp/wallgo-measure-XXXXXX)}
+sections=${3:-1234}
+want() { [[ "$sections" == *"$1"* ]]; }
 mkdir -p "$out"
 out=$(readlink -f "$out")
 chmod 755 "$out"
@@ -32,9 +35,11 @@ now() { date +%s.%N; }
 elapsed() { echo "$(now) - $1" | bc; }
 engine() { echo "name=$1:$bin/wallgo --hash 16 $2"; }
 
+placements=(c3 e3 c5 e5)  # free in the start position
 echo "host: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); results in $out"
 
 # --- 1. overhead --------------------------------------------------------------
+if want 1; then
 # The same 200 games: one referee with --concurrency 2 (A) and 4 (C), and a
 # 4-task array of 1 CPU each (B), submitted, followed and merged; in the
 # order A B C B A, as the host's load drifts.
@@ -64,8 +69,11 @@ echo "1. overhead, $games games (s, games/s): one run --concurrency 2: $a1 ($(ra
   "4-task array, submit to merged report: $b1 ($(rate "$b1")), $b2 ($(rate "$b2"));" \
   "one run --concurrency 4: $c1 ($(rate "$c1")); array/--concurrency 2 games/s ratio" \
   "$(echo "scale=3; ($a1 + $a2) / ($b1 + $b2)" | bc)"
+fi
+
 
 # --- 2. live SPRT on the lopsided pair ---------------------------------------
+if want 2; then
 lopsided=(-e "$(engine strong '--level 10 --visits 3000')" -e "$(engine weak '--level 1')" --movetime 30)
 t=$(now)
 nice "$cluster" match --dir "$out/sprt" --tasks 4 --sprt 0,50,0.05,0.05 --poll 1 -- \
@@ -77,9 +85,11 @@ fixed_time=$(elapsed "$t")
 echo "2. live SPRT (0,50,0.05,0.05), level 10 (3000 visits) against level 1, 4 tasks:" \
   "stopped after $(wc -l <"$out/sprt/match.jsonl") games in $sprt_time s;" \
   "the fixed-length match: $(wc -l <"$out/fixed/match.jsonl") games in $fixed_time s"
+fi
+
 
 # --- 3. SIGTERM to exit, 20 random moments per program ------------------------
-placements=(c3 e3 c5 e5)
+if want 3; then
 for i in $(seq 0 199); do
   n=$((1 + i % 4))
   moves=$(printf '"%s",' "${placements[@]:0:n}")
@@ -126,8 +136,11 @@ for name in match annotate analysis generate; do
     END {printf "3. SIGTERM to exit, %s: 20 moments, median %.3f s, max %.3f s; statuses:", name, t[int((NR + 1) / 2)], t[NR];
          for (k in s) printf " %s x%d", k, s[k]; print ""}'
 done
+fi
+
 
 # --- 4. random requeues: nothing lost or done twice ---------------------------
+if want 4; then
 # Requeues a random running task of the folder's job every 0.5..2.5 s, 20
 # times, lifting the start delay each time (once the task's last run is
 # gone: starting it while its old step still ends makes Slurm fail it).
@@ -178,3 +191,4 @@ c = collections.Counter((a["id"], a["turnNumber"]) for a in map(json.loads, sys.
 print(f"{800 - len(c)} lost, {sum(v - 1 for v in c.values())} duplicated of 800 answers")')
 echo "4. requeues: match $n_match requeues: $match_check;" \
   "analysis $n_analysis requeues: $analysis_check (merge status $analysis_status)"
+fi

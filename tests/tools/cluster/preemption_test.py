@@ -63,9 +63,15 @@ class Preemption(unittest.TestCase):
         proc = subprocess.Popen(command, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 60
+        # Until the file holds something beyond what it had when first seen
+        # (a data file starts with a header: a whole game must follow).
+        first_size = None
         while until_file and time.monotonic() < deadline:
-            if os.path.exists(until_file) and os.path.getsize(until_file) > 0:
-                break
+            if os.path.exists(until_file):
+                size = os.path.getsize(until_file)
+                first_size = size if first_size is None else first_size
+                if size > first_size:
+                    break
             if proc.poll() is not None:
                 break
             time.sleep(0.02)
@@ -195,7 +201,7 @@ class Preemption(unittest.TestCase):
         data = self.path("data.wgd")
         command = [f"{BIN}/wallgo-net", "generate", "--out", data, "--games",
                    "150", "--visits", "300", "--jobs", "2", "--quiet"]
-        status, seconds, output = self.interrupt(command, 1.0)
+        status, seconds, output = self.interrupt(command, 0.3, data)
         self.assertEqual(status, EXIT_INTERRUPTED, output)
         self.assertLess(seconds, STOP_LIMIT_S, output)
         self.assertIn("interrupted", output)
