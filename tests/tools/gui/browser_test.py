@@ -247,9 +247,11 @@ def test_three_players(args):
         Select(gui.css("select[name=seat-red]")[0]).select_by_value("engine:wallgo")
         Select(gui.css("select[name=seat-blue]")[0]).select_by_value("human")
         Select(gui.css("select[name=seat-green]")[0]).select_by_value("engine:mock")
+        # The picker's labels come with levels.json, which may load later.
+        wait("the levels' Elo", lambda: "about" in gui.css("select[name=level-red] option")[6].text, 10)
         level = Select(gui.css("select[name=level-red]")[0])
-        labels = [o.text for o in level.options]
-        check(re.fullmatch(r"level 6 · about \d+\+?", labels[6]), f"the level picker says {labels[6]}")
+        label = level.options[6].text
+        check(re.fullmatch(r"level 6 · about \d+\+?", label), f"the level picker says {label}")
         level.select_by_value("1")
         gui.css("input[name=clock-red]")[0].send_keys("30")
         gui.css("input[name=increment-red]")[0].send_keys("1")

@@ -48,7 +48,8 @@ def websocket_open(port, target):
 
 
 def websocket_first_message(port):
-    """The first message on ws://127.0.0.1:PORT/ws?game=install."""
+    """The first state on ws://127.0.0.1:PORT/ws?game=install (after the
+    page's role)."""
     s, data = websocket_open(port, "/ws?game=install")
     while True:
         if len(data) >= 2:
@@ -58,8 +59,12 @@ def websocket_first_message(port):
             elif n == 127:
                 n, off = int.from_bytes(data[2:10], "big"), 10
             if len(data) >= off + n:
-                s.close()
-                return json.loads(data[off:off + n])
+                message = json.loads(data[off:off + n])
+                data = data[off + n:]
+                if message.get("type") == "state":
+                    s.close()
+                    return message
+                continue
         chunk = s.recv(65536)
         assert chunk, "connection closed"
         data += chunk
