@@ -636,7 +636,10 @@ def test_languages(args):
             wait(f"{lang}: the turn clock", lambda: gui.css("[data-turn-clock=red][data-running=true]"), 5)
             gui.shot(f"language_{lang}.png")
             if lang == "ko" and args.docs_image:
+                gui.driver.set_window_size(1280, 1250)  # the rules' pictures too
+                time.sleep(0.3)
                 gui.driver.save_screenshot(args.docs_image)
+                gui.driver.set_window_size(1280, 1000)
         # The switcher, remembered without ?lang; the browser's tags mapped.
         gui.open("/game/languages")
         Select(gui.css("[data-language-select]")[0]).select_by_value("ja")
