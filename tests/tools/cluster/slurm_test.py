@@ -8,6 +8,8 @@ ports), then runs the workflows and checks what a user relies on:
     remaining tasks early;
   - analysis, 4 tasks, one requeued mid-run: every query answered exactly
     once, in query order;
+  - a cancelled analysis task: the merge fails naming what is missing, and
+    `wallgo-cluster resubmit` completes the run;
   - a tiny training generation (self-play array, training, gate as
     dependent jobs) end to end.
 Every daemon it started is stopped at the end, whatever happens. Needs root
@@ -170,6 +172,26 @@ def analysis_with_requeue(c):
     print("analysis: 40 queries (80 turns), task 1 requeued mid-run, each answered once, in order")
 
 
+def failed_task_resubmitted(c):
+    """A task cancelled (not requeued) leaves its shard short: the merge
+    fails saying what is missing, and resubmit completes every query once."""
+    folder = os.path.join(c.folder, "resubmit")
+    queries = os.path.join(c.folder, "queries.jsonl")  # analysis_with_requeue's
+    # Submitted held, so that task 3 is surely cancelled before it runs.
+    c.wallgo_cluster("analysis", "--dir", folder, "--tasks", "4", "--queries", queries,
+                     "--no-follow", "--sbatch", "--hold", "--", "--hash", "16")
+    job = open(os.path.join(folder, "job")).read().strip()
+    check(c.run(["scancel", f"{job}_3"]).returncode == 0, "resubmit: scancel failed")
+    c.scontrol("release", job)
+    failed = c.wallgo_cluster("follow", folder, check_status=False)
+    check(failed.returncode == 1 and "has no answer" in failed.stderr
+          and "resubmit" in failed.stderr, f"resubmit: the short merge passed:\n{failed.stderr}")
+    c.wallgo_cluster("resubmit", folder)
+    answers = [(a["id"], a["turnNumber"]) for a in lines_of(os.path.join(folder, "answers.jsonl"))]
+    check(len(answers) == 80 and len(set(answers)) == 80, "resubmit: answers missing or doubled")
+    print("resubmit: a cancelled task's shard found short by the merge, then completed once")
+
+
 def training_generation(c, source):
     folder = os.path.join(c.folder, "train")
     weights = os.path.join(source, "search", "net", "weights", "wallgo-net-3.wgn")
@@ -204,6 +226,7 @@ def main():
         match_with_requeue(cluster)
         lopsided_match(cluster)
         analysis_with_requeue(cluster)
+        failed_task_resubmitted(cluster)
         training_generation(cluster, os.path.abspath(args.source))
     except Failure as e:
         print("FAILED:", e)
