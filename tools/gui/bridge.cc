@@ -193,7 +193,7 @@ Bridge::~Bridge() {
     review_.stop->request_stop();
   }
   timer_.join();
-  for (std::thread& review : review_threads_) review.join();
+  for (ReviewThread& review : review_threads_) review.thread.join();
   workers_.clear();
 }
 
@@ -905,11 +905,19 @@ absl::Status Bridge::StartReview(const json& message) {
   for (const PlayedMove& m : game_.moves()) {
     review_.moves.push_back(MoveName(m.move));
   }
-  review_threads_.emplace_back([this, id = review_.id,
-                                record = std::move(record), options,
-                                stop = review_.stop->get_token()] {
-    RunReview(id, record, options, stop);
+  // Threads of earlier reviews that have ended are joined now.
+  std::erase_if(review_threads_, [](ReviewThread& r) {
+    if (!r.ended->load()) return false;
+    r.thread.join();
+    return true;
   });
+  auto ended = std::make_shared<std::atomic<bool>>(false);
+  std::thread thread([this, id = review_.id, record = std::move(record),
+                      options, stop = review_.stop->get_token(), ended] {
+    RunReview(id, record, options, stop);
+    ended->store(true);
+  });
+  review_threads_.push_back({ended, std::move(thread)});
   return absl::OkStatus();
 }
 

@@ -8,6 +8,7 @@
 // that reconnects sees the same game.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -192,7 +193,13 @@ class Bridge {
     std::shared_ptr<std::stop_source> stop =
         std::make_shared<std::stop_source>();
   } review_;
-  std::vector<std::thread> review_threads_;  // joined by the destructor
+  // The review threads; each sets its flag as it ends, and the ended ones
+  // are joined when the next starts (the rest by the destructor).
+  struct ReviewThread {
+    std::shared_ptr<std::atomic<bool>> ended;
+    std::thread thread;
+  };
+  std::vector<ReviewThread> review_threads_;
   // A hint: the engine's best move for the position at ply `ply`, taken
   // from its analysis once it has searched a second.
   struct Hint {

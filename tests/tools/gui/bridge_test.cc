@@ -539,6 +539,20 @@ TEST_F(BridgeTest, ASeatsPagePlaysItsColourAndAWatcherNothing) {
   EXPECT_EQ(State()["moves"].size(), 2u);
 }
 
+TEST_F(BridgeTest, ReviewsRunOneAfterAnotherAndEndedThreadsAreJoined) {
+  Make({""});
+  ASSERT_TRUE(Send({{"type", "moves"}, {"moves", "d4 c3 e5 a1"}}).ok());
+  for (int run = 0; run < 3; ++run) {
+    ASSERT_TRUE(Send({{"type", "review"}, {"movetime", 0.05}}).ok());
+    EXPECT_EQ(State()["review"]["state"], "running");
+    const json reviewed = WaitForState(
+        [](const json& s) { return s["review"]["state"] != "running"; },
+        "the review's end");
+    EXPECT_EQ(reviewed["review"]["total"], 5) << reviewed["review"].dump();
+  }
+  EXPECT_FALSE(Send({{"type", "review"}, {"movetime", 0}}).ok());
+}
+
 TEST(LobbyTest, GamesByNameUpToTheLimit) {
   std::mutex mutex;
   std::map<std::string, int> published;
