@@ -3,7 +3,9 @@
 each level's Elo over level 1 with its 95% interval; a level whose sum has a
 clean sweep below it is only a lower bound, drawn with an upward arrow.
 
-  plot_ladder.py [--levels tools/gui/web/levels.json] [--out docs/images/gui-ladder.png]
+  plot_ladder.py [--levels tools/gui/web/levels.json] [--out docs/images/gui-ladder.png] [--markdown]
+
+--markdown also prints the table of docs/gui.md.
 """
 import argparse
 import json
@@ -15,13 +17,26 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def print_table(data):
+    print("| pair | higher level's score | Elo difference (95%) | level | Elo over level 1 (95%) |")
+    print("|---|---|---|---|---|")
+    for p, level in zip(data["pairs"], data["levels"][1:]):
+        diff = f"≥ {p['elo']:+.0f} (sweep)" if p["atLeast"] else f"{p['elo']:+.0f} ± {p['error']:.0f}"
+        total = f"{'≥ ' if level['atLeast'] else ''}{level['elo']} ± {level['error']}"
+        print(f"| {p['high']} v {p['low']} | +{p['wins']} ={p['draws']} −{p['losses']} | {diff} | "
+              f"{level['level']} | {total} |")
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", default=os.path.join(here, "web", "levels.json"))
     parser.add_argument("--out", default=os.path.join(here, "..", "..", "docs", "images", "gui-ladder.png"))
+    parser.add_argument("--markdown", action="store_true", help="print the docs' table too")
     args = parser.parse_args()
     data = json.load(open(args.levels))
+    if args.markdown:
+        print_table(data)
     levels = data["levels"]
     x = [l["level"] for l in levels]
     y = [l["elo"] for l in levels]
