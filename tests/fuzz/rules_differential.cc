@@ -88,7 +88,8 @@ std::set<std::set<int>> ReferenceRegions(const ref::Board& board) {
 // Every observable both implementations have, on one position.
 void Compare(const Position& pos, const ref::Board& board,
              const MoveList& moves, const std::vector<ref::Turn>& turns) {
-  ++positions_compared;
+  // Also every 2^18 positions: a run that ends by a signal still says.
+  if (++positions_compared % (1 << 18) == 0) PrintCount();
   const std::string text = PositionString(pos);
   FUZZ_CHECK(ref::FromPosition(pos) == board, "boards differ: " + text);
   std::set<std::string> reference_moves;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs libFuzzer targets (tests/fuzz, docs/fuzzing.md) on their corpus with
 # their dictionary:
-#   tools/fuzz/run.sh TARGET|all SECONDS
+#   tools/fuzz/run.sh TARGET[,TARGET...]|all SECONDS
 # Builds them first (clang, -DWALLGO_FUZZ=ON) in $WALLGO_FUZZ_BUILD (default
 # build-fuzz). New inputs go to $WALLGO_FUZZ_OUT/corpus/TARGET (default
 # fuzz-out, not the repository's corpus; copy an input there by hand to keep
@@ -9,12 +9,13 @@
 # line per target: executions, executions a second, edges (libFuzzer's cov)
 # and features at the end, and whether it found anything; also written to
 # $WALLGO_FUZZ_OUT/summary.tsv. The exit status is 1 if any target found
-# something.
+# something. An input that runs longer than $WALLGO_FUZZ_TIMEOUT seconds
+# (default 20; inputs take milliseconds) is reported as a hang.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 if [ $# -ne 2 ]; then
-  echo "usage: tools/fuzz/run.sh TARGET|all SECONDS" >&2
+  echo "usage: tools/fuzz/run.sh TARGET[,TARGET...]|all SECONDS" >&2
   exit 2
 fi
 which_target=$1
@@ -24,11 +25,14 @@ out=${WALLGO_FUZZ_OUT:-fuzz-out}
 all_targets=$(sed -n 's/^add_fuzz_target(\([a-z_]*\).*/\1/p' tests/fuzz/CMakeLists.txt)
 if [ "$which_target" = all ]; then
   targets=$all_targets
-elif grep -qx "$which_target" <<<"$all_targets"; then
-  targets=$which_target
 else
-  echo "unknown target '$which_target'; targets: all" $all_targets >&2
-  exit 2
+  targets=${which_target//,/ }
+  for t in $targets; do
+    if ! grep -qx "$t" <<<"$all_targets"; then
+      echo "unknown target '$t'; targets: all" $all_targets >&2
+      exit 2
+    fi
+  done
 fi
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
@@ -36,10 +40,12 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   if command -v ccache >/dev/null; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
   fi
-  # -O1 -g1, as the sanitizer builds of .ci/run: a quicker build, and
-  # line numbers in the reports.
+  # -O1 -g1 by default, as the sanitizer builds of .ci/run: a quicker build
+  # than -O2, and line numbers in the reports. CI builds at -O0
+  # (WALLGO_FUZZ_FLAGS), which halves the build for its 5-second runs.
   CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DWALLGO_FUZZ=ON \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=${WALLGO_FUZZ_FLAGS:--O1 -g1} -DNDEBUG" \
     "${launcher[@]}" >/dev/null
 fi
 build_targets=()
@@ -59,7 +65,7 @@ for t in $targets; do
     records|gui_message) max_len=(-max_len=16384) ;;
   esac
   status=0
-  "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 \
+  "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout="${WALLGO_FUZZ_TIMEOUT:-20}" -rss_limit_mb=2560 \
     -print_final_stats=1 -dict="tests/fuzz/dict/$t.dict" "${max_len[@]}" \
     -artifact_prefix="$out/artifacts/$t-" \
     "$out/corpus/$t" "tests/fuzz/corpus/$t" >"$log" 2>&1 || status=$?

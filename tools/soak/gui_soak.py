@@ -6,8 +6,10 @@ The pages share 10 games (/ws?game=soakN), two each: a player, who starts
 games against `wallgo` (level 1, 20 visits) and plays a random legal move
 whenever it is the person's turn, and an analyst, who turns the engine's
 analysis on and off and steps through the game. Every page reconnects now
-and then (every 20-60 s): usually with a clean close handshake, every third
-time by dropping its socket without one. Every 10 s the server's resident
+and then (every 20-60 s): a third of the time by dropping its socket without
+a close frame, a sixth (--half-open) by sending the close frame and never
+closing its socket (kept to the end, to see whether the server lets go),
+otherwise with a clean close handshake. Every 10 s the server's resident
 memory, open descriptors and threads, and its engine processes, are
 sampled. Each message's latency is the time from sending it to the next
 state message on that socket. The result (summary and samples) is a JSON
@@ -130,8 +132,9 @@ class WebSocket:
 
 
 class Page(threading.Thread):
-    def __init__(self, port, game, role, stop, stats, seed):
+    def __init__(self, port, game, role, stop, stats, seed, half_open):
         super().__init__(daemon=True)
+        self.half_open = half_open
         self.port, self.game, self.role, self.stop, self.stats = port, game, role, stop, stats
         self.rng = random.Random(seed)
 
@@ -192,7 +195,7 @@ class Page(threading.Thread):
         if r < 1 / 3:
             ws.close(clean=False)
             self.stats.count("dropped_sockets")
-        elif r < 1 / 2:
+        elif r < 1 / 3 + self.half_open:
             ws.send(struct.pack(">H", 1000), opcode=8)
             self.stats.linger(ws)
             self.stats.count("half_open_closes")
@@ -256,12 +259,28 @@ class Stats:
             return dict(self.counts)
 
 
-def children(pid):
+def descendants(pid):
+    """Every process below `pid` (the engines run under a shell each)."""
     out = []
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{task}/children") as f:
-                out += [int(c) for c in f.read().split()]
+                kids = [int(c) for c in f.read().split()]
+        except FileNotFoundError:
+            continue
+        for k in kids:
+            out += [k] + descendants(k)
+    return out
+
+
+def engines(pid):
+    """The `wallgo` engine processes below `pid`."""
+    out = []
+    for k in descendants(pid):
+        try:
+            with open(f"/proc/{k}/comm") as f:
+                if f.read().strip() == "wallgo":
+                    out.append(k)
         except FileNotFoundError:
             pass
     return out
@@ -284,6 +303,8 @@ def main():
     ap.add_argument("--minutes", type=float, default=10)
     ap.add_argument("--pages", type=int, default=20)
     ap.add_argument("--interval", type=float, default=10.0)
+    ap.add_argument("--half-open", type=float, default=1 / 6,
+                    help="share of reconnects that leave the socket half-open")
     ap.add_argument("--out", default="soak-gui.json")
     args = ap.parse_args()
 
@@ -302,11 +323,12 @@ def main():
         sys.exit("wallgo-gui printed no URL")
     stop = threading.Event()
     stats = Stats()
-    pages = [Page(port, f"soak{i // 2}", "player" if i % 2 == 0 else "analyst", stop, stats, i)
+    pages = [Page(port, f"soak{i // 2}", "player" if i % 2 == 0 else "analyst", stop, stats, i,
+                  args.half_open)
              for i in range(args.pages)]
 
     def extra():
-        kids = children(server.pid)
+        kids = engines(server.pid)
         engine_rss = 0
         for k in kids:
             try:
