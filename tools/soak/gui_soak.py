@@ -286,17 +286,6 @@ def engines(pid):
     return out
 
 
-def sockets(pid):
-    """Open sockets of `pid` (its listening socket included)."""
-    n = 0
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            n += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
-        except FileNotFoundError:
-            pass
-    return n
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default="build/bin")
@@ -350,7 +339,7 @@ def main():
     # half-open sockets (close frame sent, socket never closed) it closed.
     time.sleep(5)
     after = soak_common.proc_sample(server.pid)
-    sockets_after = sockets(server.pid)
+    sockets_after = soak_common.sockets(server.pid)
     closed_by_server = 0
     for ws in stats.lingering:
         ws.sock.settimeout(0.2)
@@ -364,7 +353,7 @@ def main():
             pass
     # Past the server's --socket-timeout (30 s): nothing of the pages is left.
     time.sleep(35)
-    sockets_later = sockets(server.pid)
+    sockets_later = soak_common.sockets(server.pid)
     server.terminate()
     server.wait(timeout=30)
     rows = sampler.rows

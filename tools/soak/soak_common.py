@@ -66,6 +66,17 @@ class Sampler:
         self.sample()
 
 
+def sockets(pid):
+    """Open sockets of `pid` (its listening socket included)."""
+    n = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            n += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+        except FileNotFoundError:
+            pass
+    return n
+
+
 def percentile(values, q):
     if not values:
         return float("nan")

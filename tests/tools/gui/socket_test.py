@@ -17,16 +17,9 @@ import time
 
 from install_test import websocket_open
 
-
-def sockets_of(pid):
-    """How many sockets the process holds open."""
-    count = 0
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            count += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
-        except FileNotFoundError:
-            pass
-    return count
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "tools", "soak"))
+from soak_common import sockets as sockets_of  # noqa: E402
 
 
 def closed_within(pid, baseline, s, seconds):
