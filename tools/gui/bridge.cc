@@ -455,7 +455,7 @@ void Bridge::TakeHint() {
   hint_.pending = false;
   hint_.move = candidates_.front().move;
   Schedule();  // its analysis stops, unless analysis is on
-  publish_(StateLocked().dump());
+  publish_(common::JsonText(StateLocked()));
 }
 
 void Bridge::PlayTimeout() {

@@ -42,7 +42,10 @@ po::options_description Flags() {
        "games at once (each has its own engine processes)")
       ("socket-timeout", po::value<double>()->default_value(30),
        "seconds for an HTTP request or a WebSocket (closing) handshake; a "
-       "silent WebSocket is pinged, then dropped after 10 times this");
+       "silent WebSocket is pinged, then dropped after 10 times this")
+      ("max-backlog", po::value<int>()->default_value(256),
+       "messages a page may fall behind (or 4 MB) before it is dropped; "
+       "it reconnects to its game's newest state");
   // clang-format on
   return d;
 }
@@ -106,9 +109,14 @@ absl::StatusOr<GuiOptions> ParseGuiOptions(const std::vector<std::string>& args,
   if (!(socket_s >= 0.1 && socket_s <= 3600)) {
     return absl::InvalidArgumentError("--socket-timeout must be in 0.1..3600");
   }
-  o.socket_timeouts.handshake =
+  o.socket_limits.handshake =
       std::chrono::milliseconds(static_cast<int64_t>(socket_s * 1000));
-  o.socket_timeouts.idle = 10 * o.socket_timeouts.handshake;
+  o.socket_limits.idle = 10 * o.socket_limits.handshake;
+  const int backlog = vm["max-backlog"].as<int>();
+  if (backlog < 1 || backlog > 100000) {
+    return absl::InvalidArgumentError("--max-backlog must be in 1..100000");
+  }
+  o.socket_limits.max_backlog_messages = static_cast<size_t>(backlog);
   return o;
 }
 
@@ -125,7 +133,7 @@ int GuiMain(const std::vector<std::string>& args, const std::string& self,
   }
   boost::asio::io_context io;
   absl::StatusOr<std::unique_ptr<Server>> server = Server::Listen(
-      io, options->listen, options->port, options->socket_timeouts);
+      io, options->listen, options->port, options->socket_limits);
   if (!server.ok()) {
     err << "wallgo-gui: " << server.status().message() << "\n";
     return 1;

@@ -19,7 +19,7 @@ struct GuiOptions {
   bool help = false;
   BridgeOptions bridge;
   int max_games = 8;
-  ServerTimeouts socket_timeouts;
+  ServerLimits socket_limits;
 };
 
 // `args` without the program name. `self` is this program's path: without

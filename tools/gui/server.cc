@@ -1,6 +1,7 @@
 #include "tools/gui/server.h"
 
 #include <deque>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "boost/asio/post.hpp"
@@ -61,8 +62,8 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
         key_(std::move(key)) {
     ws_.read_message_max(kMaxMessage);
     websocket::stream_base::timeout timeout;
-    timeout.handshake_timeout = server_.timeouts().handshake;
-    timeout.idle_timeout = server_.timeouts().idle;
+    timeout.handshake_timeout = server_.limits().handshake;
+    timeout.idle_timeout = server_.limits().idle;
     timeout.keep_alive_pings = true;
     ws_.set_option(timeout);
   }
@@ -98,10 +99,17 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   }
 
   void Send(std::string message) {
+    if (dropped_) return;
     // A closed game's pages stop driving it.
     if (message == kClosedMessage) bridge_.reset();
+    if (!queue_.empty()) backlog_bytes_ += message.size();
     queue_.push_back(std::move(message));
-    if (queue_.size() == 1) Write();
+    if (queue_.size() == 1) return Write();
+    const ServerLimits& limits = server_.limits();
+    if (queue_.size() - 1 > limits.max_backlog_messages ||
+        backlog_bytes_ > limits.max_backlog_bytes) {
+      Drop();
+    }
   }
 
  private:
@@ -175,8 +183,22 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
                     [self = shared_from_this()](beast::error_code ec, size_t) {
                       if (ec) return self->server_.Leave(self.get());
                       self->queue_.pop_front();
-                      if (!self->queue_.empty()) self->Write();
+                      if (self->queue_.empty()) return;
+                      self->backlog_bytes_ -= self->queue_.front().size();
+                      self->Write();
                     });
+  }
+
+  // Lets the page go: no more messages, the backlog freed (all but the one
+  // being written, whose buffer the write still holds), the socket closed,
+  // so that the pending read and write end and the session is destroyed.
+  void Drop() {
+    dropped_ = true;
+    server_.Leave(this);
+    queue_.resize(1);
+    backlog_bytes_ = 0;
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);
   }
 
   websocket::stream<beast::tcp_stream> ws_;
@@ -186,7 +208,9 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   Access access_;
   std::shared_ptr<Bridge> bridge_;
   beast::flat_buffer buffer_;
-  std::deque<std::string> queue_;
+  std::deque<std::string> queue_;  // its front is being written
+  size_t backlog_bytes_ = 0;        // the rest's
+  bool dropped_ = false;
 };
 
 namespace {
@@ -198,7 +222,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   void Read() {
     request_ = {};
-    stream_.expires_after(server_.timeouts().handshake);
+    stream_.expires_after(server_.limits().handshake);
     http::async_read(stream_, buffer_, request_,
                      [self = shared_from_this()](beast::error_code ec, size_t) {
                        if (!ec) self->Serve();
@@ -301,7 +325,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Listen(
     asio::io_context& io, const std::string& address, int port,
-    ServerTimeouts timeouts) {
+    ServerLimits limits) {
   beast::error_code ec;
   const asio::ip::address ip = asio::ip::make_address(address, ec);
   if (ec)
@@ -316,14 +340,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Listen(
     return absl::UnavailableError(absl::StrCat("cannot listen on ", address,
                                                ":", port, ": ", ec.message()));
   }
-  std::unique_ptr<Server> server(new Server(io, std::move(acceptor), timeouts));
+  std::unique_ptr<Server> server(new Server(io, std::move(acceptor), limits));
   server->Accept();
   return server;
 }
 
 Server::Server(asio::io_context& io, tcp::acceptor acceptor,
-               ServerTimeouts timeouts)
-    : io_(io), acceptor_(std::move(acceptor)), timeouts_(timeouts) {
+               ServerLimits limits)
+    : io_(io), acceptor_(std::move(acceptor)), limits_(limits) {
   port_ = acceptor_.local_endpoint().port();
 }
 
@@ -338,9 +362,12 @@ void Server::Accept() {
 
 void Server::Broadcast(std::string game, std::string message) {
   asio::post(io_, [this, game = std::move(game), message = std::move(message)] {
+    // Send may drop a page, which leaves sessions_: not while walking it.
+    std::vector<std::shared_ptr<WsSession>> pages;
     for (const auto& session : sessions_) {
-      if (session->game() == game) session->Send(message);
+      if (session->game() == game) pages.push_back(session);
     }
+    for (const auto& page : pages) page->Send(message);
   });
 }
 

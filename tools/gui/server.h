@@ -4,7 +4,10 @@
 // Messages from a game's page go to that game's bridge; a bad one gets
 // {"type":"error"} back on that socket only. A game's messages go to its
 // pages only. Every socket has timeouts: a client that stops answering, or
-// sends a close frame and never closes its socket, is dropped.
+// sends a close frame and never closes its socket, is dropped; so is a page
+// that falls too far behind the messages sent to it (its backlog), which
+// would otherwise hold them all in the server's memory. A page that is
+// dropped reconnects and gets its game's newest state.
 #pragma once
 
 #include <chrono>
@@ -20,11 +23,17 @@ namespace wallgo::gui {
 
 class WsSession;
 
-struct ServerTimeouts {
+struct ServerLimits {
   // An HTTP request, a WebSocket handshake or a closing handshake.
   std::chrono::milliseconds handshake{std::chrono::seconds(30)};
   // A WebSocket with no traffic (the server pings it halfway).
   std::chrono::milliseconds idle{std::chrono::seconds(300)};
+  // Messages queued for one page and not yet sent (the one being written
+  // not counted): over either limit, the page is dropped. A page that reads
+  // falls behind only for a moment; one that stopped reading (a stalled or
+  // half-open socket) keeps growing until a timeout.
+  size_t max_backlog_messages = 256;
+  size_t max_backlog_bytes = 4 << 20;
 };
 
 class Server {
@@ -32,7 +41,7 @@ class Server {
   // Listens on `address`:`port` (0 = any free port).
   static absl::StatusOr<std::unique_ptr<Server>> Listen(
       boost::asio::io_context& io, const std::string& address, int port,
-      ServerTimeouts timeouts = {});
+      ServerLimits limits = {});
   ~Server();
   int port() const { return port_; }
   // Set before Run; the lobby must outlive the io_context's run.
@@ -44,16 +53,16 @@ class Server {
   void Join(const std::shared_ptr<WsSession>& session);
   void Leave(WsSession* session);
   Lobby* lobby() const { return lobby_; }
-  const ServerTimeouts& timeouts() const { return timeouts_; }
+  const ServerLimits& limits() const { return limits_; }
 
  private:
   Server(boost::asio::io_context& io, boost::asio::ip::tcp::acceptor acceptor,
-         ServerTimeouts timeouts);
+         ServerLimits limits);
   void Accept();
 
   boost::asio::io_context& io_;
   boost::asio::ip::tcp::acceptor acceptor_;
-  const ServerTimeouts timeouts_;
+  const ServerLimits limits_;
   int port_ = 0;
   Lobby* lobby_ = nullptr;
   std::set<std::shared_ptr<WsSession>> sessions_;

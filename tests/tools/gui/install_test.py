@@ -32,10 +32,15 @@ def handshake_status(port, origin):
     return line
 
 
-def websocket_open(port, target):
+def websocket_open(port, target, rcvbuf=None):
     """A WebSocket to ws://127.0.0.1:PORT/TARGET after its handshake (a
-    minimal client): the socket and what came after the handshake."""
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    minimal client): the socket and what came after the handshake.
+    `rcvbuf`: the socket's receive buffer in bytes (the kernel's default)."""
+    s = socket.socket()
+    if rcvbuf is not None:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.settimeout(10)
+    s.connect(("127.0.0.1", port))
     key = base64.b64encode(os.urandom(16)).decode()
     s.sendall((f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """wallgo-gui drops clients that stall: a WebSocket client that sends a
 close frame but never closes its socket (half-open), and an HTTP client
-that never finishes its request. Both used to be kept for ever.
+that never finishes its request. Both used to be kept for ever. And a page
+that stops reading while its game changes is dropped once it is
+--max-backlog messages behind, well before any timeout: the server used to
+queue every message for it (the GUI soak's memory grew to 155 MB).
 
   socket_test.py --bin DIR
 """
@@ -39,6 +42,69 @@ def closed_within(pid, baseline, s, seconds):
     return None
 
 
+def send_text(s, text):
+    """One masked text frame."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    n = len(payload)
+    head = bytes([0x81, 0x80 | n]) if n < 126 else bytes([0x81, 0x80 | 126]) + struct.pack("!H", n)
+    s.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
+def frames(s, data, count):
+    """Reads until `count` more whole frames have come; the rest of `data`."""
+    while count > 0:
+        while len(data) < 2 or len(data) < frame_size(data):
+            chunk = s.recv(65536)
+            assert chunk, "the server closed a page that reads"
+            data += chunk
+        data = data[frame_size(data):]
+        count -= 1
+    return data
+
+
+def frame_size(data):
+    """The whole frame's size at the start of `data` (at least 2 bytes)."""
+    n, off = data[1] & 127, 2
+    if n == 126:
+        if len(data) < 4:
+            return 4
+        n, off = int.from_bytes(data[2:4], "big"), 4
+    elif n == 127:
+        if len(data) < 10:
+            return 10
+        n, off = int.from_bytes(data[2:10], "big"), 10
+    return off + n
+
+
+def slow_reader_dropped(args):
+    """A page that never reads, beside one that browses its game: seconds
+    until the server lets the first go, and how many of the second's
+    messages that took. Its timeouts (30 s, idle 300 s) are out of reach."""
+    gui = subprocess.Popen([os.path.join(args.bin, "wallgo-gui"), "--port", "0", "--socket-timeout", "30",
+                            "--max-backlog", "16",
+                            "--engine", f"name=mock:{os.path.join(args.bin, 'wallgo-mock-engine')}"],
+                           stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(re.search(r":(\d+)/", gui.stdout.readline()).group(1))
+        reader, data = websocket_open(port, "/ws?game=backlog")
+        data = frames(reader, data, 2)  # the role and the state
+        baseline = sockets_of(gui.pid)
+        # A small receive buffer: the kernel holds little of what it is sent.
+        stalled, _ = websocket_open(port, "/ws?game=backlog", rcvbuf=4096)
+        started = time.time()
+        for sent in range(1, 20001):
+            # Each move of the cursor is a state for both pages.
+            send_text(reader, '{"type":"goto","ply":0}')
+            data = frames(reader, data, 1)
+            if sent % 50 == 0 and sockets_of(gui.pid) <= baseline:
+                return time.time() - started, sent
+        return None, sent
+    finally:
+        gui.send_signal(signal.SIGTERM)
+        gui.wait(10)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
@@ -73,6 +139,9 @@ def main():
     finally:
         gui.send_signal(signal.SIGTERM)
         gui.wait(10)
+    seconds, messages = slow_reader_dropped(args)
+    assert seconds is not None, f"a page that never reads is kept after {messages} messages to it"
+    print(f"a page that never reads dropped after {messages} messages to it, {seconds:.1f} s (--max-backlog 16)")
     print("PASSED")
     return 0
 
