@@ -209,7 +209,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   std::shared_ptr<Bridge> bridge_;
   beast::flat_buffer buffer_;
   std::deque<std::string> queue_;  // its front is being written
-  size_t backlog_bytes_ = 0;        // the rest's
+  size_t backlog_bytes_ = 0;       // the rest's
   bool dropped_ = false;
 };
 
