@@ -14,7 +14,9 @@
 namespace wallgo::protocol {
 namespace {
 
-constexpr std::array<OptionSpec, 8> kOptions = {{
+constexpr std::array<const char*, 2> kSetupPriorsNames = {"classic", "net"};
+
+constexpr std::array<OptionSpec, 9> kOptions = {{
     {OptionId::kThreads, "threads", OptionType::kInt, 1, 256, "search threads"},
     {OptionId::kVisits, "visits", OptionType::kInt, 0, 1e12,
      "playouts per move, 0 = no visit limit"},
@@ -35,6 +37,10 @@ constexpr std::array<OptionSpec, 8> kOptions = {{
      wallgo::MoveList::kCapacity,
      "eval=hybrid: the classic priors evaluate only this many moves, the "
      "network's best; 0 = every move"},
+    {OptionId::kSetupPriors, "setup_priors", OptionType::kChoice, 0, 1,
+     "eval=hybrid: the priors of stone placements, classic (as after "
+     "them) or net (the network's policy)",
+     kSetupPriorsNames},
 }};
 
 // Reads the option's field as a double (every range fits exactly).
@@ -56,6 +62,8 @@ double GetValue(const search::SearchOptions& o, OptionId id) {
       return static_cast<int>(o.eval);
     case OptionId::kShortlist:
       return o.shortlist;
+    case OptionId::kSetupPriors:
+      return o.net_setup_priors ? 1 : 0;
   }
   return 0;
 }
@@ -87,6 +95,9 @@ void SetValue(search::SearchOptions& o, OptionId id, double value) {
       return;
     case OptionId::kShortlist:
       o.shortlist = static_cast<int>(value);
+      return;
+    case OptionId::kSetupPriors:
+      o.net_setup_priors = value != 0;
       return;
   }
 }

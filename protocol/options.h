@@ -24,7 +24,8 @@ enum class OptionId {
   kSeed,
   kLevel,
   kEval,
-  kShortlist
+  kShortlist,
+  kSetupPriors
 };
 
 struct OptionSpec {

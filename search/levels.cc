@@ -82,6 +82,9 @@ void UseEvaluation(const SearchOptions& options, MctsConfig& config) {
       priors = std::make_shared<ShortlistEvaluator>(options.net, classic,
                                                     options.shortlist);
     }
+    if (options.net_setup_priors) {
+      priors = std::make_shared<SetupPriorsEvaluator>(options.net, priors);
+    }
     learned = std::make_shared<CompositeEvaluator>(options.net, priors);
   }
   config.evaluator =

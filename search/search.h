@@ -39,6 +39,9 @@ struct SearchOptions {
   // the classic priors' child evaluation (ShortlistEvaluator); 0 = every
   // child.
   int shortlist = 0;
+  // eval=hybrid: the priors of the setup phase (stone placements) are the
+  // network's policy instead of the classic ones (SetupPriorsEvaluator).
+  bool net_setup_priors = false;
   // The learned evaluation used when eval is kNet or kHybrid, loaded by the
   // caller (the protocol layer reads the weights file); null falls back to
   // the classic one.

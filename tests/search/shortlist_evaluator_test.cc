@@ -155,5 +155,42 @@ TEST(ShortlistEvaluatorTest, ValuesComeFromTheValueEvaluator) {
             AskPriors(*shortlist, Middle()).priors);
 }
 
+// SetupPriorsEvaluator (search/evaluator.h): the policy's priors while
+// stones are placed, the rest's after; values always the rest's.
+TEST(SetupPriorsEvaluatorTest, PlacementsTakeThePolicysPriors) {
+  const Position start = *Position::Start(Rules{});
+  ASSERT_TRUE(start.in_setup());
+  MoveList list;
+  GenerateMoves(start, list);
+  const auto policy = std::make_shared<ScoredPolicy>(
+      MixedScores(static_cast<int>(list.size())));
+  const auto classic = std::make_shared<ClassicEvaluator>();
+  const SetupPriorsEvaluator setup(policy, classic);
+  for (const int edges : {0, 4}) {
+    EXPECT_EQ(AskPriors(setup, start, edges).priors,
+              AskPriors(*policy, start, edges).priors);
+  }
+  EXPECT_NE(AskPriors(setup, start).priors, AskPriors(*classic, start).priors);
+  std::vector<float> priors(list.size());
+  const Value value = setup.Evaluate(
+      start, std::span<const Move>(list.begin(), list.size()), priors);
+  EXPECT_EQ(value.win, classic->Evaluate(start, {}, {}).win);
+  EXPECT_EQ(priors, AskPriors(*policy, start).priors);
+}
+
+TEST(SetupPriorsEvaluatorTest, AfterThePlacementsEverythingIsTheRests) {
+  ASSERT_FALSE(Middle().in_setup());
+  const auto policy =
+      std::make_shared<ScoredPolicy>(MixedScores(MoveList::kCapacity));
+  const auto classic = std::make_shared<ClassicEvaluator>();
+  const SetupPriorsEvaluator setup(policy, classic);
+  for (const int edges : {0, 4}) {
+    EXPECT_EQ(AskPriors(setup, Middle(), edges).priors,
+              AskPriors(*classic, Middle(), edges).priors);
+  }
+  EXPECT_EQ(setup.Evaluate(Middle(), {}, {}).win,
+            classic->Evaluate(Middle(), {}, {}).win);
+}
+
 }  // namespace
 }  // namespace wallgo::search
