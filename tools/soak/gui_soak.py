@@ -369,6 +369,7 @@ def main():
         "last_minute_p90_ms": round(soak_common.percentile(last, 0.9) * 1e3, 2),
         "rss_kb_first": rows[0]["rss_kb"], "rss_kb_last": rows[-1]["rss_kb"],
         "rss_change_after_warmup": round(soak_common.flatness(rows, "rss_kb"), 4),
+        "rss_drift_after_warmup": round(soak_common.drift(rows, "rss_kb"), 4),
         "fds_min": min(r["fds"] for r in rows), "fds_max": max(r["fds"] for r in rows),
         "server_fds_after_pages_left": after[1],
         "half_open_sockets": len(stats.lingering),

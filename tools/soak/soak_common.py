@@ -93,6 +93,18 @@ def flatness(rows, key, warmup_fraction=0.2):
     return (max(values) - min(values)) / base
 
 
+def drift(rows, key, warmup_fraction=0.2, window_fraction=0.2):
+    """Relative change of `key`'s median from the first window after
+    warm-up to the last window (each `window_fraction` of the samples after
+    warm-up): a trend, which flatness's max - min cannot tell from
+    fluctuation (messages in flight come and go)."""
+    after = rows[int(len(rows) * warmup_fraction):] or rows
+    n = max(1, int(len(after) * window_fraction))
+    first = sorted(r[key] for r in after[:n])[n // 2]
+    last = sorted(r[key] for r in after[-n:])[n // 2]
+    return (last - first) / (first or 1)
+
+
 def write_results(path, summary, rows):
     """A JSON file: the summary figures and every sample."""
     with open(path, "w") as f:
