@@ -1,5 +1,6 @@
 #include "protocol/analysis_batch.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -17,7 +18,7 @@ namespace wallgo::protocol {
 namespace {
 
 // An answer's place: the query's id and the turn.
-using AnswerKey = std::pair<std::string, int>;
+using AnswerKey = std::pair<std::string, int64_t>;
 
 absl::StatusOr<AnswerKey> KeyOf(const std::string& line,
                                 const std::string& where) {
@@ -28,7 +29,7 @@ absl::StatusOr<AnswerKey> KeyOf(const std::string& line,
     return absl::InvalidArgumentError(
         absl::StrCat(where, ": not an answer with an id and a turnNumber"));
   }
-  return AnswerKey{j["id"].get<std::string>(), j["turnNumber"].get<int>()};
+  return AnswerKey{j["id"].get<std::string>(), j["turnNumber"].get<int64_t>()};
 }
 
 // The answers of a file by key; a last line cut short by a kill is skipped

@@ -6,8 +6,11 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
+#include <stdexcept>
+#include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -18,6 +21,31 @@ namespace wallgo::referee {
 namespace {
 
 using Json = nlohmann::ordered_json;
+
+// A field that is not what a record holds there. nlohmann's get<int>() of
+// a number with a fraction or out of range converts it with static_cast,
+// undefined behaviour for 3e23 (the records fuzz target found it).
+struct BadField : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// `value` as an Int: a JSON integer within Int's range, else BadField.
+template <typename Int>
+Int IntegerOf(const Json& value, const std::string& what) {
+  const bool fits =
+      value.is_number_unsigned()
+          ? value.get<uint64_t>() <= uint64_t{std::numeric_limits<Int>::max()}
+          : value.is_number_integer() &&
+                value.get<int64_t>() >= std::numeric_limits<Int>::min() &&
+                value.get<int64_t>() <= std::numeric_limits<Int>::max();
+  if (!fits) {
+    throw BadField(absl::StrCat("'", what, "' must be an integer in ",
+                                std::numeric_limits<Int>::min(), "..",
+                                std::numeric_limits<Int>::max(), ", not ",
+                                common::JsonText(value)));
+  }
+  return static_cast<Int>(value.get<int64_t>());
+}
 
 template <typename Value>
 Json PairsToObject(const std::vector<std::pair<std::string, Value>>& pairs) {
@@ -30,7 +58,11 @@ template <typename Value>
 std::vector<std::pair<std::string, Value>> ObjectToPairs(const Json& object) {
   std::vector<std::pair<std::string, Value>> pairs;
   for (const auto& [key, value] : object.items()) {
-    pairs.emplace_back(key, value.template get<Value>());
+    if constexpr (std::is_integral_v<Value>) {
+      pairs.emplace_back(key, IntegerOf<Value>(value, key));
+    } else {
+      pairs.emplace_back(key, value.template get<Value>());
+    }
   }
   return pairs;
 }
@@ -67,7 +99,9 @@ GameNote GameNoteFromJson(const Json& j) {
   n.engine = j.at("engine").get<std::string>();
   n.budget = j.at("budget").get<std::string>();
   n.accuracy = ObjectToPairs<double>(j.at("accuracy"));
-  n.turning_point = j.value("turningPoint", 0);
+  n.turning_point = j.contains("turningPoint")
+                        ? IntegerOf<int>(j["turningPoint"], "turningPoint")
+                        : 0;
   return n;
 }
 
@@ -88,7 +122,7 @@ std::vector<MoveRecord> MovesFromJson(const Json& list) {
     MoveRecord m;
     m.colour = entry.at("colour").get<std::string>();
     m.move = entry.at("move").get<std::string>();
-    m.ms = entry.at("ms").get<int64_t>();
+    m.ms = IntegerOf<int64_t>(entry.at("ms"), "ms");
     m.random = entry.value("random", false);
     if (entry.contains("analysis")) m.note = NoteFromJson(entry["analysis"]);
     moves.push_back(std::move(m));
@@ -131,8 +165,8 @@ absl::StatusOr<GameRecord> RecordFromJson(const std::string& line) {
   try {
     const Json j = Json::parse(line);
     GameRecord r;
-    r.game = j.at("game").get<int>();
-    r.set = j.value("set", 0);
+    r.game = IntegerOf<int>(j.at("game"), "game");
+    r.set = j.contains("set") ? IntegerOf<int>(j["set"], "set") : 0;
     r.seats = ObjectToPairs<std::string>(j.at("seats"));
     r.rules = j.at("rules").get<std::string>();
     r.opening = j.value("opening", "");
@@ -149,6 +183,9 @@ absl::StatusOr<GameRecord> RecordFromJson(const std::string& line) {
     }
     return r;
   } catch (const Json::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad game record: ", e.what()));
+  } catch (const BadField& e) {
     return absl::InvalidArgumentError(
         absl::StrCat("bad game record: ", e.what()));
   }

@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/game.h"
 #include "engine/movegen.h"
@@ -95,6 +96,30 @@ TEST(AnnotateTest, NotesFromWinRatesTwoPlayers) {
   absl::StatusOr<GameRecord> back = RecordFromJson(line);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(RecordToJson(*back), line);
+}
+
+// Integers of a record that are fractions or out of range are refused by
+// name (nlohmann's own conversion is undefined behaviour for 3e23).
+TEST(AnnotateTest, RecordIntegersMustBeIntegersInRange) {
+  const std::string line = RecordToJson(TwoMoveGame());
+  ASSERT_TRUE(RecordFromJson(line).ok());
+  const auto with = [&line](const std::string& from, const std::string& to) {
+    std::string changed = line;
+    const size_t at = changed.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) changed.replace(at, from.size(), to);
+    return RecordFromJson(changed).status();
+  };
+  EXPECT_TRUE(absl::StrContains(with("\"game\":1", "\"game\":3.3e23").message(),
+                                "'game' must be an integer"));
+  EXPECT_TRUE(
+      absl::StrContains(with("\"game\":1", "\"game\":4294967296").message(),
+                        "'game' must be an integer"));
+  EXPECT_TRUE(
+      absl::StrContains(with("\"ms\":", "\"ms\":3.33e23,\"x\":").message(),
+                        "'ms' must be an integer"));
+  EXPECT_TRUE(absl::StrContains(with("\"ms\":", "\"ms\":1.5,\"x\":").message(),
+                                "'ms' must be an integer"));
 }
 
 TEST(AnnotateTest, UnknownAfterValuesGiveNoNote) {
