@@ -29,6 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(winrate >= 0 && winrate <= 1, move);
   }
   GameRecord record;
+  record.game = 1;
   record.seats = {{"red", "a"}, {"blue", "b"}};
   record.rules = "players=2";
   record.winner = "red";

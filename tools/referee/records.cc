@@ -29,20 +29,22 @@ struct BadField : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// `value` as an Int: a JSON integer within Int's range, else BadField.
+// `value` as an Int: a JSON integer in min..Int's largest, else BadField.
 template <typename Int>
-Int IntegerOf(const Json& value, const std::string& what) {
-  const bool fits =
-      value.is_number_unsigned()
-          ? value.get<uint64_t>() <= uint64_t{std::numeric_limits<Int>::max()}
-          : value.is_number_integer() &&
-                value.get<int64_t>() >= std::numeric_limits<Int>::min() &&
-                value.get<int64_t>() <= std::numeric_limits<Int>::max();
+Int IntegerOf(const Json& value, const std::string& what,
+              Int min = std::numeric_limits<Int>::min()) {
+  constexpr Int kMax = std::numeric_limits<Int>::max();
+  bool fits = false;
+  if (value.is_number_unsigned()) {  // nlohmann's kind for 0 and above
+    const uint64_t v = value.get<uint64_t>();
+    fits = v <= uint64_t{kMax} && (min <= 0 || v >= static_cast<uint64_t>(min));
+  } else if (value.is_number_integer()) {
+    const int64_t v = value.get<int64_t>();
+    fits = v >= min && v <= kMax;
+  }
   if (!fits) {
-    throw BadField(absl::StrCat("'", what, "' must be an integer in ",
-                                std::numeric_limits<Int>::min(), "..",
-                                std::numeric_limits<Int>::max(), ", not ",
-                                common::JsonText(value)));
+    throw BadField(absl::StrCat("'", what, "' must be an integer in ", min,
+                                "..", kMax, ", not ", common::JsonText(value)));
   }
   return static_cast<Int>(value.get<int64_t>());
 }
@@ -165,8 +167,10 @@ absl::StatusOr<GameRecord> RecordFromJson(const std::string& line) {
   try {
     const Json j = Json::parse(line);
     GameRecord r;
-    r.game = IntegerOf<int>(j.at("game"), "game");
-    r.set = j.contains("set") ? IntegerOf<int>(j["set"], "set") : 0;
+    // Games number from 1 and sets from 0: merging renumbered shifts a
+    // file's games past the last one's, which a game 0 would collide with.
+    r.game = IntegerOf<int>(j.at("game"), "game", 1);
+    r.set = j.contains("set") ? IntegerOf<int>(j["set"], "set", 0) : 0;
     r.seats = ObjectToPairs<std::string>(j.at("seats"));
     r.rules = j.at("rules").get<std::string>();
     r.opening = j.value("opening", "");

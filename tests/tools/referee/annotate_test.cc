@@ -115,6 +115,10 @@ TEST(AnnotateTest, RecordIntegersMustBeIntegersInRange) {
   EXPECT_TRUE(
       absl::StrContains(with("\"game\":1", "\"game\":4294967296").message(),
                         "'game' must be an integer"));
+  EXPECT_TRUE(absl::StrContains(with("\"game\":1", "\"game\":0").message(),
+                                "'game' must be an integer in 1.."));
+  EXPECT_TRUE(absl::StrContains(with("\"set\":0", "\"set\":-1").message(),
+                                "'set' must be an integer in 0.."));
   EXPECT_TRUE(
       absl::StrContains(with("\"ms\":", "\"ms\":3.33e23,\"x\":").message(),
                         "'ms' must be an integer"));
