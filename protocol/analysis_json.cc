@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/json_integer.h"
 #include "engine/game.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
@@ -106,11 +107,7 @@ class Fields {
 
   static int64_t IntValue(const Json& v, int64_t min, int64_t max,
                           const std::string& field) {
-    const bool in_range = (v.is_number_integer() && v.get<int64_t>() >= min &&
-                           v.get<int64_t>() <= max) ||
-                          (v.is_number_unsigned() &&
-                           v.get<uint64_t>() <= uint64_t(max) && min <= 0);
-    if (!in_range) {
+    if (!common::IsIntegerIn(v, min, max)) {
       Fail(absl::StrCat(field, " must be an integer in ", min, "..", max),
            field);
     }

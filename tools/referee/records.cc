@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "common/json_integer.h"
 #include "common/json_text.h"
 #include "nlohmann/json.hpp"
 
@@ -34,15 +35,7 @@ template <typename Int>
 Int IntegerOf(const Json& value, const std::string& what,
               Int min = std::numeric_limits<Int>::min()) {
   constexpr Int kMax = std::numeric_limits<Int>::max();
-  bool fits = false;
-  if (value.is_number_unsigned()) {  // nlohmann's kind for 0 and above
-    const uint64_t v = value.get<uint64_t>();
-    fits = v <= uint64_t{kMax} && (min <= 0 || v >= static_cast<uint64_t>(min));
-  } else if (value.is_number_integer()) {
-    const int64_t v = value.get<int64_t>();
-    fits = v >= min && v <= kMax;
-  }
-  if (!fits) {
+  if (!common::IsIntegerIn(value, min, kMax)) {
     throw BadField(absl::StrCat("'", what, "' must be an integer in ", min,
                                 "..", kMax, ", not ", common::JsonText(value)));
   }
