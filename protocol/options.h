@@ -25,7 +25,8 @@ enum class OptionId {
   kLevel,
   kEval,
   kShortlist,
-  kSetupPriors
+  kSetupPriors,
+  kPolicyWeight
 };
 
 struct OptionSpec {

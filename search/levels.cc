@@ -18,7 +18,16 @@ namespace {
 constexpr int64_t kLevelVisits[] = {100, 400, 1500, 6000, 25000};
 constexpr double kLevelTemperature[] = {0.6, 0.3, 0.15, 0.0, 0.0};
 
-// Searcher for `options.level`, rebuilt when the level changes.
+// Whether `a` and `b` make the same evaluator (UseEvaluation): a searcher
+// holds its evaluator, so it is rebuilt when any of these change.
+bool SameEvaluation(const SearchOptions& a, const SearchOptions& b) {
+  return a.eval == b.eval && a.shortlist == b.shortlist &&
+         a.net_setup_priors == b.net_setup_priors &&
+         a.policy_weight == b.policy_weight && a.net == b.net;
+}
+
+// Searcher for `options.level`, rebuilt when the level or the evaluation
+// changes.
 class LevelSearcher : public Searcher {
  public:
   explicit LevelSearcher(const SearchOptions& options)
@@ -26,8 +35,7 @@ class LevelSearcher : public Searcher {
 
   void SetOptions(const SearchOptions& options) override {
     const bool same_player =
-        options.level == options_.level && options.eval == options_.eval &&
-        options.shortlist == options_.shortlist && options.net == options_.net;
+        options.level == options_.level && SameEvaluation(options, options_);
     options_ = options;
     if (same_player) {
       inner_->SetOptions(options);
@@ -79,8 +87,8 @@ void UseEvaluation(const SearchOptions& options, MctsConfig& config) {
     config.c_puct = kLearnedCPuct;
     std::shared_ptr<const Evaluator> priors = classic;
     if (options.shortlist > 0) {
-      priors = std::make_shared<ShortlistEvaluator>(options.net, classic,
-                                                    options.shortlist);
+      priors = std::make_shared<ShortlistEvaluator>(
+          options.net, classic, options.shortlist, options.policy_weight);
     }
     if (options.net_setup_priors) {
       priors = std::make_shared<SetupPriorsEvaluator>(options.net, priors);

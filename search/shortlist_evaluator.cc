@@ -13,8 +13,12 @@ namespace wallgo::search {
 
 ShortlistEvaluator::ShortlistEvaluator(
     std::shared_ptr<const Evaluator> policy,
-    std::shared_ptr<const ClassicEvaluator> classic, int size)
-    : policy_(std::move(policy)), classic_(std::move(classic)), size_(size) {}
+    std::shared_ptr<const ClassicEvaluator> classic, int size,
+    double policy_weight)
+    : policy_(std::move(policy)),
+      classic_(std::move(classic)),
+      size_(size),
+      policy_weight_(policy_weight) {}
 
 Value ShortlistEvaluator::Evaluate(const Position& pos,
                                    std::span<const Move> moves,
@@ -88,12 +92,14 @@ void ShortlistEvaluator::Priors(const Position& pos,
                            std::span<float>(listed_utility.data(), size_));
   std::array<float, MoveList::kCapacity> utility;
   float worst = std::numeric_limits<float>::infinity();
-  for (int r = 0; r < size_; ++r) {
-    utility[index(r)] = listed_utility[r];
-    worst = std::min(worst, listed_utility[r]);
-  }
   const double temperature = classic_->config().prior_temperature;
   const float last = score[index_of(last_key)];
+  const auto lean = static_cast<float>(policy_weight_ * temperature);
+  for (int r = 0; r < size_; ++r) {
+    const int i = index(r);
+    utility[i] = listed_utility[r] + lean * (score[i] - last);
+    worst = std::min(worst, listed_utility[r]);
+  }
   for (int r = size_; r < count; ++r) {
     const int i = index(r);
     utility[i] = worst + static_cast<float>(temperature) * (score[i] - last);
@@ -107,9 +113,26 @@ void ShortlistEvaluator::ChunkPriors(const Position& pos,
                                      std::span<float> priors, int edges) const {
   if (edges == 0) {
     Priors(pos, moves, priors);
+  } else if (policy_weight_ > 0) {
+    BlendedPriors(pos, moves, priors);
   } else {
     classic_->Priors(pos, moves, priors);
   }
+}
+
+void ShortlistEvaluator::BlendedPriors(const Position& pos,
+                                       std::span<const Move> moves,
+                                       std::span<float> priors) const {
+  const size_t count = moves.size();
+  std::array<float, MoveList::kCapacity> score;
+  std::array<float, MoveList::kCapacity> utility;
+  policy_->LogPriors(pos, moves, std::span<float>(score.data(), count));
+  classic_->ChildUtilities(pos, moves, std::span<float>(utility.data(), count));
+  const double temperature = classic_->config().prior_temperature;
+  const auto lean = static_cast<float>(policy_weight_ * temperature);
+  for (size_t i = 0; i < count; ++i) utility[i] += lean * score[i];
+  SoftmaxOfUtilities(std::span<const float>(utility.data(), count), temperature,
+                     priors);
 }
 
 }  // namespace wallgo::search

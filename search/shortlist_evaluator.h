@@ -20,19 +20,25 @@ namespace wallgo::search {
 // utility = worst + T * log(policy prior / last's policy prior). So the
 // shortlist is searched first, in classic order, and a move the policy
 // ranks low still gets a prior in the policy's proportion. Positions with
-// at most `size` moves get the classic priors unchanged. Its values are the
-// classic ones: eval=hybrid pairs it with the network's values through a
-// CompositeEvaluator.
+// at most `size` moves get the classic priors unchanged. With a
+// `policy_weight` w > 0 the shortlist's priors also lean on the policy: a
+// listed move's utility gains w * T * (its log policy odds against the last
+// listed move), i.e. its log prior is the classic one plus w times the
+// policy's. Its values are the classic ones: eval=hybrid pairs it with the
+// network's values through a CompositeEvaluator.
 class ShortlistEvaluator : public Evaluator {
  public:
   ShortlistEvaluator(std::shared_ptr<const Evaluator> policy,
-                     std::shared_ptr<const ClassicEvaluator> classic, int size);
+                     std::shared_ptr<const ClassicEvaluator> classic, int size,
+                     double policy_weight = 0);
   Value Evaluate(const Position& pos, std::span<const Move> moves,
                  std::span<float> priors) const override;
   void Priors(const Position& pos, std::span<const Move> moves,
               std::span<float> priors) const override;
   // Only a node's expansion takes the shortlist: a node that earned more
-  // edges gets the classic priors of every move.
+  // edges gets the classic priors of every move, blended with the policy
+  // as the shortlist's are when policy_weight > 0 (one more network call:
+  // worth +66 +- 34 Elo at 4000 playouts a move, docs/eval.md).
   void ChunkPriors(const Position& pos, std::span<const Move> moves,
                    std::span<float> priors, int edges) const override;
   Value ChildEstimate(const Position& child) const override {
@@ -40,9 +46,15 @@ class ShortlistEvaluator : public Evaluator {
   }
 
  private:
+  // Every move's classic child utility plus policy_weight * T * its
+  // policy logit, as priors.
+  void BlendedPriors(const Position& pos, std::span<const Move> moves,
+                     std::span<float> priors) const;
+
   std::shared_ptr<const Evaluator> policy_;
   std::shared_ptr<const ClassicEvaluator> classic_;
   int size_;
+  double policy_weight_;
 };
 
 }  // namespace wallgo::search

@@ -138,6 +138,50 @@ TEST(ShortlistEvaluatorTest, ShortListsAndLaterChunksGetTheClassicPriors) {
   EXPECT_EQ(AskPriors(whole, Middle()).priors, all.priors);
 }
 
+// policy_weight w: a listed move's log prior is the classic one plus w
+// times the policy's score; the moves left out keep the policy's odds
+// below them; a node's later chunks blend every move the same way.
+TEST(ShortlistEvaluatorTest, ThePolicyWeightAddsThePolicysOddsToTheClassic) {
+  const auto classic = std::make_shared<ClassicEvaluator>();
+  const Asked all = AskPriors(*classic, Middle());
+  const int count = static_cast<int>(all.moves.size());
+  const std::vector<float> scores = MixedScores(count);
+  constexpr int kSize = 12;
+  constexpr float kWeight = 0.5f;
+  const auto policy = std::make_shared<ScoredPolicy>(scores);
+  const ShortlistEvaluator blended(policy, classic, kSize, kWeight);
+  const Asked got = AskPriors(blended, Middle());
+  std::vector<int> by_score(count);
+  std::iota(by_score.begin(), by_score.end(), 0);
+  std::stable_sort(by_score.begin(), by_score.end(),
+                   [&](int a, int b) { return scores[a] > scores[b]; });
+  const int first = by_score[0];
+  float lowest_listed = 1;
+  for (int r = 0; r < kSize; ++r) {
+    const int i = by_score[r];
+    lowest_listed = std::min(lowest_listed, got.priors[i]);
+    EXPECT_NEAR(std::log(got.priors[i] / got.priors[first]),
+                std::log(all.priors[i] / all.priors[first]) +
+                    kWeight * (scores[i] - scores[first]),
+                1e-3);
+  }
+  for (int r = kSize; r < count; ++r) {
+    const int i = by_score[r];
+    EXPECT_LE(got.priors[i], lowest_listed);
+    EXPECT_NEAR(std::log(got.priors[i] / got.priors[by_score[kSize]]),
+                scores[i] - scores[by_score[kSize]], 1e-3);
+  }
+  const Asked later = AskPriors(blended, Middle(), 4);
+  for (int i = 1; i < count; ++i) {
+    EXPECT_NEAR(std::log(later.priors[i] / later.priors[0]),
+                std::log(all.priors[i] / all.priors[0]) +
+                    kWeight * (scores[i] - scores[0]),
+                1e-3);
+  }
+  EXPECT_NEAR(std::accumulate(later.priors.begin(), later.priors.end(), 0.0),
+              1.0, 1e-4);
+}
+
 // eval=hybrid's pairing: values from the network (here the scored
 // policy's), priors from the shortlist, whose own values are classic.
 TEST(ShortlistEvaluatorTest, ValuesComeFromTheValueEvaluator) {

@@ -336,10 +336,13 @@ TEST(ThreadedNetSearch, ThreadedSearchesUseTheNetAsTheEvalOptionSays) {
   struct Case {
     EvalKind eval;
     int shortlist;
+    double policy_weight = 0;
   };
+  int64_t shortlist_rankings = 0;
   for (const Case c :
        {Case{EvalKind::kNet, 0}, Case{EvalKind::kHybrid, 0},
-        Case{EvalKind::kHybrid, 16}, Case{EvalKind::kClassic, 16}}) {
+        Case{EvalKind::kHybrid, 16}, Case{EvalKind::kHybrid, 16, 0.25},
+        Case{EvalKind::kClassic, 16}}) {
     const EvalKind eval = c.eval;
     auto counting = std::make_shared<CountingEvaluator>(net);
     SearchOptions options;
@@ -348,6 +351,7 @@ TEST(ThreadedNetSearch, ThreadedSearchesUseTheNetAsTheEvalOptionSays) {
     options.hash_mb = 4;
     options.eval = eval;
     options.shortlist = c.shortlist;
+    options.policy_weight = c.policy_weight;
     options.net = counting;
     std::unique_ptr<Searcher> searcher = MakeSearcher(options);
     Position pos = BenchStart(BenchPositions()[5]);
@@ -369,8 +373,13 @@ TEST(ThreadedNetSearch, ThreadedSearchesUseTheNetAsTheEvalOptionSays) {
         EXPECT_EQ(with_priors, 0);
         // A shortlist asks the network to rank the moves of about every
         // other new node (those a playout passes again).
-        if (c.shortlist > 0) {
+        if (c.shortlist > 0 && c.policy_weight == 0) {
           EXPECT_GE(counting->rankings.load(), 6 * 50);
+          shortlist_rankings = counting->rankings.load();
+        } else if (c.shortlist > 0) {
+          // The policy also blends into the priors of later chunks of
+          // edges: more rankings than the shortlist alone asks for.
+          EXPECT_GT(counting->rankings.load(), shortlist_rankings);
         } else {
           EXPECT_EQ(counting->rankings.load(), 0);
         }
@@ -381,6 +390,48 @@ TEST(ThreadedNetSearch, ThreadedSearchesUseTheNetAsTheEvalOptionSays) {
         break;
     }
   }
+}
+
+// The root's priors after a one-thread search of `pos`.
+std::vector<double> RootPriors(Searcher& searcher, const Position& pos) {
+  Limits limits;
+  limits.all_moves = true;
+  const SearchResult r = searcher.Search(pos, limits, nullptr, 0);
+  std::vector<double> priors;
+  for (const Candidate& c : r.info.candidates) priors.push_back(c.prior);
+  return priors;
+}
+
+// A searcher holds its evaluator: set_option of any option that makes it
+// (here policy_weight and setup_priors) must rebuild it, so that the next
+// search is the one a fresh searcher with those options makes.
+TEST(NetSearch, ChangingTheEvaluationsOptionsRebuildsTheSearcher) {
+  absl::StatusOr<std::unique_ptr<NetEvaluator>> loaded =
+      NetEvaluator::Load(kWeights);
+  ASSERT_TRUE(loaded.ok());
+  SearchOptions options;
+  options.visits = 200;
+  options.hash_mb = 4;
+  options.eval = EvalKind::kHybrid;
+  options.shortlist = 16;
+  options.net = std::move(*loaded);
+  const Position middle = BenchStart(BenchPositions()[5]);
+  const Position start = *Position::Start(Rules{});
+  std::unique_ptr<Searcher> searcher = MakeSearcher(options);
+  const std::vector<double> classic = RootPriors(*searcher, middle);
+  const std::vector<double> classic_setup = RootPriors(*searcher, start);
+
+  options.policy_weight = 0.25;
+  options.net_setup_priors = true;
+  searcher->SetOptions(options);
+  searcher->Clear();
+  const std::vector<double> blended = RootPriors(*searcher, middle);
+  const std::vector<double> net_setup = RootPriors(*searcher, start);
+  EXPECT_NE(blended, classic);
+  EXPECT_NE(net_setup, classic_setup);
+  std::unique_ptr<Searcher> fresh = MakeSearcher(options);
+  EXPECT_EQ(RootPriors(*fresh, middle), blended);
+  EXPECT_EQ(RootPriors(*fresh, start), net_setup);
 }
 
 // The shipped networks learned from 2-player games: in games of 3 or 4
