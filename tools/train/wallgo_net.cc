@@ -30,6 +30,7 @@
 #include "search/eval/eval.h"
 #include "search/net/builtin_weights.h"
 #include "search/net/net_evaluator.h"
+#include "search/shortlist_evaluator.h"
 #include "tools/train/examples.h"
 #include "tools/train/fixture.h"
 #include "tools/train/selfplay_data.h"
@@ -178,8 +179,10 @@ struct Tally {
   double classic_loss = 0, net_loss = 0, search_loss = 0;
   double classic_mae = 0, net_mae = 0;
   int policy_n = 0;
-  double classic_ce = 0, net_ce = 0;
-  int classic_top = 0, net_top = 0;
+  // blend: the search's priors with policy_weight (ShortlistEvaluator's
+  // later chunks): the classic log priors plus w times the policy logits.
+  double classic_ce = 0, net_ce = 0, blend_ce = 0;
+  int classic_top = 0, net_top = 0, blend_top = 0;
 };
 
 void PrintTally(const char* phase, const Tally& t) {
@@ -189,13 +192,15 @@ void PrintTally(const char* phase, const Tally& t) {
       "  win log-loss: classic %.4f, net %.4f (search value %.4f)\n"
       "  final margin MAE (cells): classic %.2f, net %.2f\n"
       "  policy vs visits (%d positions): cross-entropy classic %.3f, net "
-      "%.3f; top move classic %.1f%%, net %.1f%%\n",
+      "%.3f, blend %.3f; top move classic %.1f%%, net %.1f%%, blend "
+      "%.1f%%\n",
       phase, t.n, t.classic_loss / t.n, t.net_loss / t.n, t.search_loss / t.n,
       t.classic_mae / t.n, t.net_mae / t.n, t.policy_n,
       t.classic_ce / std::max(1, t.policy_n),
-      t.net_ce / std::max(1, t.policy_n),
+      t.net_ce / std::max(1, t.policy_n), t.blend_ce / std::max(1, t.policy_n),
       100.0 * t.classic_top / std::max(1, t.policy_n),
-      100.0 * t.net_top / std::max(1, t.policy_n));
+      100.0 * t.net_top / std::max(1, t.policy_n),
+      100.0 * t.blend_top / std::max(1, t.policy_n));
 }
 
 // Where in the game a position is, for the log-loss by stage: the placement
@@ -231,15 +236,17 @@ void PrintStages(const std::array<Tally, 1 + kPlayStages>& stages) {
   // The policy's quality where the game is decided: its agreement with the
   // search that made the data, and the cross-entropy against its visits.
   std::printf(
-      "policy vs visits by stage: positions, cross-entropy classic, net; top "
-      "move classic, net\n");
+      "policy vs visits by stage: positions, cross-entropy classic, net, "
+      "blend; top move classic, net, blend\n");
   for (int k = 0; k < 1 + kPlayStages; ++k) {
     const Tally& t = stages[k];
     if (t.policy_n == 0) continue;
-    std::printf("  %-12s %6d  %.3f  %.3f  %5.1f%%  %5.1f%%\n",
+    std::printf("  %-12s %6d  %.3f  %.3f  %.3f  %5.1f%%  %5.1f%%  %5.1f%%\n",
                 StageName(k).c_str(), t.policy_n, t.classic_ce / t.policy_n,
-                t.net_ce / t.policy_n, 100.0 * t.classic_top / t.policy_n,
-                100.0 * t.net_top / t.policy_n);
+                t.net_ce / t.policy_n, t.blend_ce / t.policy_n,
+                100.0 * t.classic_top / t.policy_n,
+                100.0 * t.net_top / t.policy_n,
+                100.0 * t.blend_top / t.policy_n);
   }
 }
 
@@ -301,17 +308,25 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
   std::string weights;
   int policy_every = 1;
   bool speed = true;
+  double policy_weight = 0.25;
   po::options_description desc("wallgo-net evaluate options");
   desc.add_options()("help", "this text")(
       "data", po::value(&data)->required()->multitoken(), "data files")(
       "weights", po::value(&weights)->required(), "network weights")(
       "policy-every", po::value(&policy_every)->default_value(1),
       "compare priors on every Nth position (classic priors are slow)")(
-      "speed", po::value(&speed)->default_value(true), "measure ns per call");
+      "speed", po::value(&speed)->default_value(true), "measure ns per call")(
+      "policy-weight", po::value(&policy_weight)->default_value(0.25),
+      "the blend's weight of the policy (the engine's policy_weight)");
   if (!Parse(desc, args)) return absl::OkStatus();
   absl::StatusOr<std::unique_ptr<NetEvaluator>> net =
       NetEvaluator::Load(weights);
   if (!net.ok()) return net.status();
+  const std::shared_ptr<const NetEvaluator> network = std::move(*net);
+  // Every move blended, as a node's later chunks of edges are.
+  const search::ShortlistEvaluator blend(
+      network, std::make_shared<search::ClassicEvaluator>(),
+      MoveList::kCapacity, policy_weight);
   Tally setup, play;
   std::array<Tally, 1 + kPlayStages> stages;
   std::vector<Position> positions;
@@ -340,10 +355,11 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
       const Evaluation classic = search::Evaluate(*pos);
       MoveList moves;
       GenerateMoves(*pos, moves);
-      std::array<float, MoveList::kCapacity> net_priors{}, classic_priors{};
+      std::array<float, MoveList::kCapacity> net_priors{}, classic_priors{},
+          blend_priors{};
       const Value v =
-          (*net)->Evaluate(*pos, std::span(moves.begin(), moves.size()),
-                           std::span(net_priors.data(), moves.size()));
+          network->Evaluate(*pos, std::span(moves.begin(), moves.size()),
+                            std::span(net_priors.data(), moves.size()));
       std::array<float, kMaxPlayers> search_win{};
       search_win[me] = r.search_win;
       if (players == 2) search_win[1 - me] = 1 - r.search_win;
@@ -366,6 +382,8 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
       if (total <= 0) continue;
       ClassicPriors(*pos, std::span(moves.begin(), moves.size()),
                     std::span(classic_priors.data(), moves.size()));
+      blend.ChunkPriors(*pos, std::span(moves.begin(), moves.size()),
+                        std::span(blend_priors.data(), moves.size()), 1);
       auto top = [&moves](const std::array<float, MoveList::kCapacity>& p) {
         return static_cast<int>(
             std::max_element(p.begin(), p.begin() + moves.size()) - p.begin());
@@ -378,16 +396,18 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
           tally->classic_ce -=
               share * std::log(std::max(1e-9f, classic_priors[k]));
           tally->net_ce -= share * std::log(std::max(1e-9f, net_priors[k]));
+          tally->blend_ce -= share * std::log(std::max(1e-9f, blend_priors[k]));
         }
         tally->classic_top += top(classic_priors) == most;
         tally->net_top += top(net_priors) == most;
+        tally->blend_top += top(blend_priors) == most;
       }
     }
   }
   PrintTally("play phase", play);
   PrintTally("placement phase", setup);
   PrintStages(stages);
-  if (speed && !positions.empty()) MeasureSpeed(**net, positions);
+  if (speed && !positions.empty()) MeasureSpeed(*network, positions);
   return absl::OkStatus();
 }
 

@@ -77,9 +77,9 @@ def main():
                        if line.startswith("  policy vs visits ("))
         policy = [row.split() for row in itertools.takewhile(
             lambda row: row.startswith("  "), measures[measures.index(
-                "policy vs visits by stage: positions, cross-entropy classic, net; "
-                "top move classic, net") + 1:])]
-        check(sum(int(row[-5]) for row in policy) == compared > 0
+                "policy vs visits by stage: positions, cross-entropy classic, net, blend; "
+                "top move classic, net, blend") + 1:])]
+        check(sum(int(row[-7]) for row in policy) == compared > 0
               and all(0 <= float(row[-1].rstrip("%")) <= 100 for row in policy),
               f"the policy by stage splits the {compared} compared positions")
 
