@@ -43,7 +43,8 @@ constexpr std::array<OptionSpec, 10> kOptions = {{
      kSetupPriorsNames},
     {OptionId::kPolicyWeight, "policy_weight", OptionType::kFloat, 0, 8,
      "eval=hybrid with a shortlist: weight of the network's policy in the "
-     "shortlisted moves' priors, beside the classic ones; 0 = classic only"},
+     "priors (the shortlist's, then every move's), beside the classic "
+     "ones; 0 = classic only"},
 }};
 
 // Reads the option's field as a double (every range fits exactly).

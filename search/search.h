@@ -42,8 +42,10 @@ struct SearchOptions {
   // eval=hybrid: the priors of the setup phase (stone placements) are the
   // network's policy instead of the classic ones (SetupPriorsEvaluator).
   bool net_setup_priors = false;
-  // eval=hybrid with a shortlist: the shortlisted moves' log priors add this
-  // many times the policy's log odds to the classic ones (0 = classic only).
+  // eval=hybrid with a shortlist: the log priors of the shortlisted moves at
+  // a node's expansion, and of every move when it earns more edges, add
+  // this many times the policy's logit to the classic ones (0 = classic
+  // only; ShortlistEvaluator).
   double policy_weight = 0;
   // The learned evaluation used when eval is kNet or kHybrid, loaded by the
   // caller (the protocol layer reads the weights file); null falls back to
