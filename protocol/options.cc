@@ -41,7 +41,8 @@ constexpr std::array<OptionSpec, 10> kOptions = {{
      "eval=hybrid: the priors of stone placements, classic (as after "
      "them) or net (the network's policy)",
      kSetupPriorsNames},
-    {OptionId::kPolicyWeight, "policy_weight", OptionType::kFloat, 0, 8,
+    {OptionId::kPolicyWeight, "policy_weight", OptionType::kFloat, 0,
+     search::kMaxPolicyWeight,
      "eval=hybrid with a shortlist: weight of the network's policy in the "
      "priors (the shortlist's, then every move's), beside the classic "
      "ones; 0 = classic only"},
@@ -177,15 +178,10 @@ search::SearchOptions DefaultOptions() {
   // (docs/eval.md); games of 3 or 4 players search with the classic
   // evaluation whatever the option says (the network never saw them).
   options.eval = search::EvalKind::kHybrid;
-  // Only the network's 16 best moves get a classic child evaluation when a
-  // node is expanded: the same strength at equal playouts, 1.3x the
-  // playouts (docs/eval.md, "The shortlist").
-  options.shortlist = 16;
-  // The network's policy beside the classic priors, at every chunk of
-  // edges: +53 +- 22 Elo at 1000 playouts a move, +37 +- 34 at 4000, and
-  // blending later chunks too another +66 +- 34 (docs/eval.md, "The
-  // policy in the priors").
-  options.policy_weight = 0.25;
+  // The network's shortlist and its policy in the priors (search.h says
+  // why these values).
+  options.shortlist = search::kDefaultShortlist;
+  options.policy_weight = search::kDefaultPolicyWeight;
   return options;
 }
 

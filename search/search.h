@@ -23,6 +23,23 @@ enum class EvalKind : uint8_t { kClassic, kNet, kHybrid };
 inline constexpr std::array<const char*, 3> kEvalKindNames = {"classic", "net",
                                                               "hybrid"};
 
+// The defaults of the engine's search (protocol DefaultOptions) and of
+// self-play (tools/train GenerateOptions), which must search alike: the
+// policy is trained on the visits of the search it drives. Both matter only
+// for eval=hybrid.
+//
+// Only the network's 16 best moves get a classic child evaluation when a
+// node is expanded: the same strength at equal playouts, 1.3x the playouts
+// (docs/eval.md, "The shortlist").
+inline constexpr int kDefaultShortlist = 16;
+// The network's policy beside the classic priors, at every chunk of edges:
+// +53 +- 22 Elo at 1000 playouts a move, +37 +- 34 at 4000, and blending
+// later chunks too another +66 +- 34 (docs/eval.md, "The policy in the
+// priors").
+inline constexpr double kDefaultPolicyWeight = 0.25;
+// The largest policy_weight an option or command line accepts.
+inline constexpr double kMaxPolicyWeight = 8;
+
 struct SearchOptions {
   int threads = 1;
   int64_t visits = 0;     // playouts per move; 0 = no visit limit

@@ -42,6 +42,9 @@ SETTINGS = {
     "visits": (400, 24, "playouts a self-play move"),
     "fast_visits": (0, 0, "playout cap randomisation: playouts of a fast move (0: off)"),
     "full_share": (0.25, 0.25, "with --fast-visits: the share of moves searched in full"),
+    "shortlist": (16, 16, "eval hybrid: self-play's shortlist (the engine's; 0: every move)"),
+    "policy_weight": (0.25, 0.25,
+                      "eval hybrid: the policy's weight in self-play's priors (the engine's)"),
     "jobs": (2, 2, "self-play games at once, and gating games at once"),
     "epochs": (3.0, 4.0, "training epochs over the window"),
     "batch": (512, 64, "training batch"),
@@ -58,6 +61,12 @@ SETTINGS = {
     "eval": ("hybrid", "hybrid", "the engine's evaluation in self-play and matches"),
     "seed": (1, 1, "seed of generation 1 (generation g uses seed + g - 1)"),
 }
+# What a run begun before a setting existed was made with, where that is not
+# the setting's default. Self-play searched with no shortlist and no blend
+# then: a resumed old run keeps that search, so that its generation in
+# progress can resume its data files (whose headers record it), and its
+# generations stay comparable; a new run gets the engine's search.
+BEFORE_THE_SETTING = {"shortlist": 0, "policy_weight": 0.0}
 STAGES = ["selfplay", "heldout", "features", "pack", "train", "verify", "evaluate", "gate",
           "anchors", "record"]
 
@@ -147,11 +156,18 @@ def settle_config(args, state):
     chosen = {name: getattr(args, name) for name in SETTINGS}
     if state is None:
         column = 1 if args.tiny else 0
-        return {name: (value if value is not None else SETTINGS[name][column])
-                for name, value in chosen.items()}
+        config = {name: (value if value is not None else SETTINGS[name][column])
+                  for name, value in chosen.items()}
+        # wallgo-net generate's ranges (the engine's), checked before the
+        # run is started with them.
+        if not 0 <= config["shortlist"] <= 256:
+            raise LoopError(f"--shortlist must be in 0..256, not {config['shortlist']}")
+        if not 0 <= config["policy_weight"] <= 8:
+            raise LoopError(f"--policy-weight must be in [0, 8], not {config['policy_weight']}")
+        return config
     stored = dict(state["config"])
     for name, (default, _, _) in SETTINGS.items():
-        stored.setdefault(name, default)  # a setting newer than the run
+        stored.setdefault(name, BEFORE_THE_SETTING.get(name, default))  # newer than the run
     for name, value in chosen.items():
         if value is not None and value != stored[name]:
             raise LoopError(f"this run was started with --{name.replace('_', '-')} "
@@ -223,7 +239,9 @@ class Generation:
                "--visits", str(self.config["visits"]), "--seed", str(seed),
                "--jobs", str(self.config["jobs"]), "--eval", self.config["eval"], "--quiet",
                "--fast-visits", str(self.config["fast_visits"]),
-               "--full-share", str(self.config["full_share"])]
+               "--full-share", str(self.config["full_share"]),
+               "--shortlist", str(self.config["shortlist"]),
+               "--policy-weight", str(self.config["policy_weight"])]
         if self.config["eval"] != "classic":
             cmd += ["--weights", self.best]
         self.run.command(cmd)

@@ -8,6 +8,7 @@
 #include <random>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "engine/zobrist.h"
@@ -84,6 +85,12 @@ DataHeader HeaderFor(const GenerateOptions& o) {
     h.fast_visits = static_cast<uint32_t>(o.fast_visits);
     h.full_share = o.full_share;
   }
+  // As the search uses them: only hybrid has a shortlist, and only a
+  // shortlist blends the policy.
+  if (o.eval == EvalKind::kHybrid && o.shortlist > 0) {
+    h.shortlist = static_cast<uint32_t>(o.shortlist);
+    h.policy_weight = static_cast<float>(o.policy_weight);
+  }
   return h;
 }
 
@@ -97,6 +104,8 @@ std::unique_ptr<Searcher> SelfPlaySearcher(const GenerateOptions& o, int visits,
   so.hash_mb = o.hash_mb;
   so.seed = seed;
   so.eval = o.eval;
+  so.shortlist = o.shortlist;
+  so.policy_weight = o.policy_weight;
   if (o.network != nullptr) {
     so.net = std::make_shared<const NetEvaluator>(o.network);
   }
@@ -170,6 +179,13 @@ absl::StatusOr<GenerateReport> GenerateData(
     return absl::InvalidArgumentError(
         "fast visits must be 0 (off) or fewer than visits, and the full "
         "searches' share in (0, 1]");
+  }
+  if (o.shortlist < 0 || o.shortlist > kMaxRecordMoves ||
+      !(o.policy_weight >= 0 && o.policy_weight <= kMaxPolicyWeight)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the shortlist must be in 0..", kMaxRecordMoves,
+                     " and the policy weight in [0, ", kMaxPolicyWeight,
+                     "], not ", o.shortlist, " and ", o.policy_weight));
   }
   if (o.eval != EvalKind::kClassic && o.network == nullptr) {
     return absl::InvalidArgumentError("eval net or hybrid needs a network");

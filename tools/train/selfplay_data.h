@@ -13,6 +13,12 @@
 // fast moves are played and recorded for the value, score and ownership
 // targets, but with no visits, so they are no policy target: a game costs
 // far fewer playouts, while every policy target comes from a full search.
+//
+// With eval=hybrid the games are searched as the engine searches by default
+// (protocol DefaultOptions): the network's policy picks the shortlist and is
+// blended into the priors. The policy is thus trained on the visits of the
+// search that it drives, as KataGo and Leela Zero train on their engine's
+// own search.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +53,11 @@ struct GenerateOptions {
   // the file's header records.
   EvalKind eval = EvalKind::kClassic;
   std::shared_ptr<const Network> network;
+  // eval=hybrid: the network's shortlist and its policy's weight in the
+  // priors (SearchOptions), by default the engine's, so that the policy is
+  // trained on the visits of the search it drives.
+  int shortlist = kDefaultShortlist;
+  double policy_weight = kDefaultPolicyWeight;
 };
 
 // The header a run with `options` writes.

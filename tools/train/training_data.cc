@@ -23,6 +23,9 @@ constexpr int kEvalOffset = kRulesOffset + kRulesBytes;        // 216
 constexpr int kWeightsChecksumOffset = kEvalOffset + 8;        // 224
 constexpr int kFastVisitsOffset = kWeightsChecksumOffset + 8;  // 232
 constexpr int kFullShareOffset = kFastVisitsOffset + 4;        // 236
+constexpr int kShortlistOffset = kFullShareOffset + 4;         // 240
+constexpr int kPolicyWeightOffset = kShortlistOffset + 4;      // 244
+static_assert(kPolicyWeightOffset + 4 <= kDataHeaderBytes);
 
 template <typename T>
 void Put(std::array<char, kDataHeaderBytes>& bytes, int offset, T value) {
@@ -55,6 +58,8 @@ std::array<char, kDataHeaderBytes> EncodeHeader(const DataHeader& h) {
   Put<uint64_t>(bytes, kWeightsChecksumOffset, h.weights_checksum);
   Put<uint32_t>(bytes, kFastVisitsOffset, h.fast_visits);
   Put<float>(bytes, kFullShareOffset, h.full_share);
+  Put<uint32_t>(bytes, kShortlistOffset, h.shortlist);
+  Put<float>(bytes, kPolicyWeightOffset, h.policy_weight);
   return bytes;
 }
 
@@ -91,6 +96,8 @@ absl::StatusOr<DataHeader> DecodeHeader(
   h.weights_checksum = Get<uint64_t>(bytes, kWeightsChecksumOffset);
   h.fast_visits = Get<uint32_t>(bytes, kFastVisitsOffset);
   h.full_share = Get<float>(bytes, kFullShareOffset);
+  h.shortlist = Get<uint32_t>(bytes, kShortlistOffset);
+  h.policy_weight = Get<float>(bytes, kPolicyWeightOffset);
   return h;
 }
 
@@ -242,9 +249,8 @@ absl::StatusOr<DataWriter> DataWriter::Open(const std::string& path,
     return absl::FailedPreconditionError(absl::StrCat(
         path,
         " was generated with other options (seed, visits, games, shard, "
-        "randomness, rules, evaluation or weights); resume it with the same "
-        "ones or use "
-        "another file"));
+        "randomness, rules, evaluation or weights, shortlist or policy "
+        "weight); resume it with the same ones or use another file"));
   }
   // Keep whole games only: the last record of a whole game has
   // ply == game_length - 1, and games are written in order.

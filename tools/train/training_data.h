@@ -46,6 +46,11 @@ struct DataHeader {
   // fields existed read 0, 0: every move searched with `visits`.
   uint32_t fast_visits = 0;
   float full_share = 0;
+  // eval=hybrid's shortlist and the policy's weight in the priors
+  // (selfplay_data.h), 0 when the search has no shortlist; files made before
+  // these fields existed read 0, 0: no shortlist and no blend, as they were.
+  uint32_t shortlist = 0;
+  float policy_weight = 0;
   bool operator==(const DataHeader&) const = default;
 };
 

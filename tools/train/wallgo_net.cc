@@ -110,6 +110,13 @@ absl::Status Generate(const std::vector<std::string>& args,
                             "the search's evaluation: classic, net or hybrid")(
       "weights", po::value(&weights),
       "weights for net and hybrid (default: the built-in wallgo-net-3)")(
+      "shortlist", po::value(&o.shortlist)->default_value(o.shortlist),
+      "eval hybrid: only the network's N best moves get the classic priors "
+      "(0: every move; the engine's shortlist)")(
+      "policy-weight",
+      po::value(&o.policy_weight)->default_value(o.policy_weight),
+      "eval hybrid with a shortlist: the policy's weight in the priors (0: "
+      "classic only; the engine's policy_weight)")(
       "quiet", po::bool_switch(&quiet), "no progress lines");
   if (!Parse(desc, args)) return absl::OkStatus();
   absl::StatusOr<Rules> parsed = ParseRules(rules);
@@ -308,7 +315,7 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
   std::string weights;
   int policy_every = 1;
   bool speed = true;
-  double policy_weight = 0.25;
+  double policy_weight = kDefaultPolicyWeight;
   po::options_description desc("wallgo-net evaluate options");
   desc.add_options()("help", "this text")(
       "data", po::value(&data)->required()->multitoken(), "data files")(
@@ -316,7 +323,7 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
       "policy-every", po::value(&policy_every)->default_value(1),
       "compare priors on every Nth position (classic priors are slow)")(
       "speed", po::value(&speed)->default_value(true), "measure ns per call")(
-      "policy-weight", po::value(&policy_weight)->default_value(0.25),
+      "policy-weight", po::value(&policy_weight)->default_value(policy_weight),
       "the blend's weight of the policy (the engine's policy_weight)");
   if (!Parse(desc, args)) return absl::OkStatus();
   absl::StatusOr<std::unique_ptr<NetEvaluator>> net =

@@ -302,5 +302,88 @@ TEST(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
   EXPECT_FALSE(GenerateData(TempPath("no_net.wgd"), no_net).ok());
 }
 
+// Hybrid self-play searches as the engine does: the network's shortlist and
+// its policy in the priors, recorded in the header, so that a resumed run
+// with other ones is refused; files made before they were recorded (zeros:
+// no shortlist, no blend) still read and resume with 0, 0.
+TEST(NetData, HybridSelfPlaySearchesWithTheEnginesShortlistAndBlend) {
+  GenerateOptions engine = Small();
+  engine.games = 1;
+  engine.eval = EvalKind::kHybrid;
+  engine.network = ShippedNetwork(3);
+  ASSERT_NE(engine.network, nullptr);
+  EXPECT_EQ(engine.shortlist, kDefaultShortlist);
+  EXPECT_EQ(engine.policy_weight, kDefaultPolicyWeight);
+  const std::string path = TempPath("engine_search.wgd");
+  ASSERT_TRUE(GenerateData(path, engine).ok());
+  absl::StatusOr<DataHeader> header = ReadDataHeader(path);
+  ASSERT_TRUE(header.ok()) << header.status();
+  EXPECT_EQ(header->shortlist, 16u);
+  EXPECT_FLOAT_EQ(header->policy_weight, 0.25f);
+  EXPECT_EQ(*header, HeaderFor(engine));
+
+  // Deterministic, and another game than the search without them.
+  const std::string bytes = Bytes(path);
+  EXPECT_EQ(Generate("engine_search_again.wgd", engine), bytes);
+  GenerateOptions plain = engine;
+  plain.shortlist = 0;
+  plain.policy_weight = 0;
+  const std::string plain_bytes = Generate("plain_search.wgd", plain);
+  EXPECT_NE(plain_bytes.substr(kDataHeaderBytes),
+            bytes.substr(kDataHeaderBytes));
+  GenerateOptions no_blend = engine;
+  no_blend.policy_weight = 0;
+  EXPECT_NE(Generate("no_blend.wgd", no_blend).substr(kDataHeaderBytes),
+            bytes.substr(kDataHeaderBytes));
+
+  // Without a shortlist the weight blends nothing; without hybrid neither
+  // matters: the header says 0, 0.
+  GenerateOptions unused_weight = plain;
+  unused_weight.policy_weight = 0.5;
+  EXPECT_EQ(HeaderFor(unused_weight), HeaderFor(plain));
+  GenerateOptions net = engine;
+  net.eval = EvalKind::kNet;
+  EXPECT_EQ(HeaderFor(net).shortlist, 0u);
+  EXPECT_EQ(HeaderFor(net).policy_weight, 0.0f);
+
+  // A resumed run with another shortlist or weight is refused.
+  GenerateOptions other_shortlist = engine, other_weight = engine;
+  other_shortlist.shortlist = 8;
+  other_weight.policy_weight = 0.5;
+  for (const GenerateOptions& other : {other_shortlist, other_weight, plain}) {
+    absl::StatusOr<GenerateReport> r = GenerateData(path, other);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find("shortlist or policy weight"),
+              std::string::npos)
+        << r.status();
+  }
+  GenerateOptions bad = engine;
+  bad.shortlist = -1;
+  EXPECT_FALSE(GenerateData(TempPath("bad_shortlist.wgd"), bad).ok());
+  bad = engine;
+  bad.policy_weight = -0.5;
+  EXPECT_FALSE(GenerateData(TempPath("bad_weight.wgd"), bad).ok());
+
+  // A hybrid file made before the fields is one of no shortlist and no
+  // blend, whose header's bytes 240..247 (the fields) are zero: it reads,
+  // and resumes with 0, 0 only.
+  EXPECT_EQ(plain_bytes.substr(240, 8), std::string(8, '\0'));
+  const std::string old_path = TempPath("before_the_fields.wgd");
+  std::ofstream(old_path, std::ios::binary) << plain_bytes;
+  DataHeader old_header;
+  absl::StatusOr<std::vector<DataRecord>> old_records =
+      ReadDataFile(old_path, &old_header);
+  ASSERT_TRUE(old_records.ok()) << old_records.status();
+  EXPECT_FALSE(old_records->empty());
+  EXPECT_EQ(old_header.shortlist, 0u);
+  EXPECT_EQ(old_header.policy_weight, 0.0f);
+  EXPECT_EQ(old_header.eval, static_cast<uint32_t>(EvalKind::kHybrid));
+  EXPECT_FALSE(GenerateData(old_path, engine).ok());
+  absl::StatusOr<GenerateReport> resumed = GenerateData(old_path, plain);
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  EXPECT_EQ(resumed->games_before, 1);
+  EXPECT_EQ(resumed->games_played, 0);
+}
+
 }  // namespace
 }  // namespace wallgo::search::net

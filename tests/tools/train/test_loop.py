@@ -5,7 +5,8 @@ training and gating matches:
 - killed (SIGKILL) inside every stage in turn, it resumes without redoing a
   finished stage, and every self-play game is in its data file exactly once;
 - --stop-after exits 75 and the next run goes on from the following stage, with
-  a setting the run did not know yet at its default;
+  a setting the run did not know yet at its default (self-play's shortlist and
+  policy weight: none, as such a run's self-play searched);
 - the gate promotes exactly the candidates whose SPRT accepted H1: a gate that
   must accept promotes every generation (the next self-play uses the new best,
   the learning rate decays), a gate that must reject promotes none;
@@ -19,6 +20,7 @@ import filecmp
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -150,8 +152,18 @@ def test_stop_after(bin_dir, top):
     refused = run_loop(folder, bin_dir, "--generations", "1", "--games", "9")
     check(refused.returncode == 1 and "--games 8" in refused.stderr,
           f"a different --games is refused: {refused.stderr.strip()}")
+    refused = run_loop(folder, bin_dir, "--generations", "1", "--policy-weight", "0.5")
+    check(refused.returncode == 1 and "--policy-weight 0.25" in refused.stderr,
+          f"a different --policy-weight is refused: {refused.stderr.strip()}")
+    # Self-play searched as the engine does (hybrid: shortlist 16, weight
+    # 0.25), which the data file's header records (bytes 240..247).
+    with open(os.path.join(folder, "gen-1", "train.wgd"), "rb") as f:
+        shortlist, weight = struct.unpack("<If", f.read(248)[240:248])
+    check((shortlist, weight) == (16, 0.25),
+          f"self-play's header: shortlist {shortlist}, policy weight {weight}")
     older = state(folder)
-    del older["config"]["shard_positions"]  # as a run begun before the setting existed
+    for name in ("shard_positions", "shortlist", "policy_weight"):
+        del older["config"][name]  # as a run begun before the setting existed
     with open(os.path.join(folder, "state.json"), "w") as f:
         json.dump(older, f)
     result = run_loop(folder, bin_dir, "--generations", "1")
@@ -159,6 +171,16 @@ def test_stop_after(bin_dir, top):
     check(result.returncode == 0 and starts.count("features") == 1 and starts.count("pack") == 1,
           f"the next run starts at pack, a setting newer than the run at its default: {starts} "
           f"{result.stderr.strip()}")
+    config = state(folder)["config"]
+    check(config["shard_positions"] == loop.SETTINGS["shard_positions"][0]
+          and (config["shortlist"], config["policy_weight"]) == (0, 0.0),
+          "a run begun before self-play had a shortlist resumes with none (as it was made): "
+          f"{config['shortlist']}, {config['policy_weight']}")
+    bad = run_loop(os.path.join(top, "bad-shortlist"), bin_dir, "--generations", "1",
+                   "--shortlist", "-1")
+    check(bad.returncode == 1 and "--shortlist must be in 0..256" in bad.stderr
+          and not os.path.exists(os.path.join(top, "bad-shortlist", "state.json")),
+          f"a bad --shortlist is refused before the run starts: {bad.stderr.strip()}")
 
 
 def test_gate(bin_dir, top, sprt, promoted):
