@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <numeric>
 #include <set>
 #include <span>
@@ -50,6 +51,18 @@ std::string Generate(const std::string& name, const GenerateOptions& o) {
   absl::StatusOr<GenerateReport> r = GenerateData(path, o);
   EXPECT_TRUE(r.ok()) << r.status();
   return Bytes(path);
+}
+
+// Resuming the file at `path` with each of `others` is refused with a
+// message that names `what`.
+void ExpectResumeRefused(const std::string& path,
+                         std::initializer_list<GenerateOptions> others,
+                         const std::string& what) {
+  for (const GenerateOptions& other : others) {
+    absl::StatusOr<GenerateReport> r = GenerateData(path, other);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find(what), std::string::npos) << r.status();
+  }
 }
 
 TEST(NetData, RoundTripRecordsWholeGames) {
@@ -290,13 +303,7 @@ TEST(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
   GenerateOptions other_net = hybrid;
   other_net.network = ShippedNetwork(2);
   ASSERT_NE(other_net.network, nullptr);
-  for (const GenerateOptions& other : {classic, other_net}) {
-    absl::StatusOr<GenerateReport> r = GenerateData(path, other);
-    ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.status().message().find("evaluation or weights"),
-              std::string::npos)
-        << r.status();
-  }
+  ExpectResumeRefused(path, {classic, other_net}, "evaluation or weights");
   GenerateOptions no_net = hybrid;
   no_net.network = nullptr;
   EXPECT_FALSE(GenerateData(TempPath("no_net.wgd"), no_net).ok());
@@ -350,13 +357,8 @@ TEST(NetData, HybridSelfPlaySearchesWithTheEnginesShortlistAndBlend) {
   GenerateOptions other_shortlist = engine, other_weight = engine;
   other_shortlist.shortlist = 8;
   other_weight.policy_weight = 0.5;
-  for (const GenerateOptions& other : {other_shortlist, other_weight, plain}) {
-    absl::StatusOr<GenerateReport> r = GenerateData(path, other);
-    ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.status().message().find("shortlist or policy weight"),
-              std::string::npos)
-        << r.status();
-  }
+  ExpectResumeRefused(path, {other_shortlist, other_weight, plain},
+                      "shortlist or policy weight");
   GenerateOptions bad = engine;
   bad.shortlist = -1;
   EXPECT_FALSE(GenerateData(TempPath("bad_shortlist.wgd"), bad).ok());
