@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The unattended training loop: generation after generation of
 self-play with the best network so far, training on a window of the latest
-generations' data, export and verification, then a gating match against the
+generations' data (which grows, up to --window-max, while nothing is
+promoted), export and verification, then a gating match against the
 best network with an SPRT; the candidate is promoted only if the SPRT
 accepts that it is stronger.
 
@@ -51,6 +52,8 @@ SETTINGS = {
     "lr": (3e-3, 3e-3, "learning rate of the first generation"),
     "lr_decay": (0.8, 0.8, "the learning rate is multiplied by this each promotion"),
     "window": (3, 2, "generations of self-play data trained on"),
+    "window_max": (8, 3, "while nothing is promoted, the window grows to every generation the "
+                         "best network played, up to this many (0: a fixed --window)"),
     "shard_positions": (20000, 100, "positions a compressed shard of self-play data"),
     "warm_start": (1, 1, "1: train from the best network's weights, 0: from random ones"),
     "threads": (2, 1, "trainer threads"),
@@ -66,7 +69,8 @@ SETTINGS = {
 # then: a resumed old run keeps that search, so that its generation in
 # progress can resume its data files (whose headers record it), and its
 # generations stay comparable; a new run gets the engine's search.
-BEFORE_THE_SETTING = {"shortlist": 0, "policy_weight": 0.0}
+# A run begun before the growing window trained on a fixed one.
+BEFORE_THE_SETTING = {"shortlist": 0, "policy_weight": 0.0, "window_max": 0}
 STAGES = ["selfplay", "heldout", "features", "pack", "train", "verify", "evaluate", "gate",
           "anchors", "record"]
 
@@ -164,6 +168,11 @@ def settle_config(args, state):
             raise LoopError(f"--shortlist must be in 0..256, not {config['shortlist']}")
         if not 0 <= config["policy_weight"] <= 8:
             raise LoopError(f"--policy-weight must be in [0, 8], not {config['policy_weight']}")
+        if config["window"] < 1:
+            raise LoopError(f"--window must be at least 1, not {config['window']}")
+        if config["window_max"] and config["window_max"] < config["window"]:
+            raise LoopError(f"--window-max must be 0 or at least --window ({config['window']}), "
+                            f"not {config['window_max']}")
         return config
     stored = dict(state["config"])
     for name, (default, _, _) in SETTINGS.items():
@@ -212,6 +221,19 @@ def referee(run, args, config, folder, name, first, second, games, sprt, seed):
     if os.path.exists(records):
         cmd.append("--resume")
     return parse_match(run.command(cmd, os.path.join(folder, f"{name}.txt")))
+
+
+def first_trained_on(number, best_generation, window, window_max):
+    """The first generation of generation `number`'s training window. The
+    generations after the best network's all hold its self-play: while nothing
+    is promoted they are the same player's games, so the window grows to hold
+    them (up to window_max; 0: it never grows), and a candidate can learn from
+    as much data as the incumbent did. After a promotion it starts over at
+    `window`, dropping the older network's games."""
+    span = window
+    if window_max:
+        span = max(window, min(window_max, number - best_generation))
+    return max(1, number - span + 1)
 
 
 def packed_or_raw(folder):
@@ -267,9 +289,13 @@ class Generation:
                               "--out", os.path.join(self.dir, "train.shards"),
                               "--positions", str(self.config["shard_positions"]), "--remove"])
 
+    def window_generations(self):
+        first = first_trained_on(self.number, self.state["best"]["generation"],
+                                 self.config["window"], self.config["window_max"])
+        return list(range(first, self.number + 1))
+
     def window(self):
-        first = max(1, self.number - self.config["window"] + 1)
-        return [packed_or_raw(self.run.gen_dir(g)) for g in range(first, self.number + 1)]
+        return [packed_or_raw(self.run.gen_dir(g)) for g in self.window_generations()]
 
     def train(self):
         lr = self.config["lr"] * self.config["lr_decay"] ** self.state["promotions"]
@@ -287,6 +313,7 @@ class Generation:
         with open(os.path.join(self.dir, "summary.json")) as f:
             summary = json.load(f)
         self.row["train_loss"] = round(summary["final_train_loss"], 4)
+        self.row["trained_on"] = self.window_generations()
         self.row["lr"] = lr
 
     def verify(self):
@@ -353,16 +380,25 @@ def match_text(result):
     return text
 
 
+def generations_text(row):
+    gens = row.get("trained_on")
+    if not gens:
+        return "?"
+    return f"gen {gens[0]}" if len(gens) == 1 else f"gens {gens[0]}–{gens[-1]}"
+
+
 def write_table(run, state):
-    lines = ["| generation | self-play by | train loss | held-out loss | gate (W-L-D, Elo, SPRT) "
-             "| promoted | vs generation 3 | vs classic |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| generation | self-play by | trained on | train loss | held-out loss "
+             "| gate (W-L-D, Elo, SPRT) | promoted | vs generation 3 | vs classic |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for key in sorted(state["rows"], key=int):
         row = state["rows"][key]
         if "best_after" not in row:
             continue
         gate = row.get("gate", {})
         lines.append(
-            f"| {row['generation']} | gen {row.get('selfplay_by', '?')} | {row.get('train_loss', '')} "
+            f"| {row['generation']} | gen {row.get('selfplay_by', '?')} | {generations_text(row)} "
+            f"| {row.get('train_loss', '')} "
             f"| {row.get('heldout_loss', '')} | {match_text(gate)}, {gate.get('decision', '')} "
             f"| {'yes' if row.get('promoted') else 'no'} | {match_text(row.get('vs_generation-3'))} "
             f"| {match_text(row.get('vs_classic'))} |")

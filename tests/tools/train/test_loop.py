@@ -10,6 +10,8 @@ training and gating matches:
 - the gate promotes exactly the candidates whose SPRT accepted H1: a gate that
   must accept promotes every generation (the next self-play uses the new best,
   the learning rate decays), a gate that must reject promotes none;
+- the training window grows while nothing is promoted (up to --window-max)
+  and starts over after a promotion;
 - a resumed run refuses a different setting; the trainer's --init loads a
   weights file exactly (import then export gives the same bytes).
 
@@ -162,7 +164,7 @@ def test_stop_after(bin_dir, top):
     check((shortlist, weight) == (16, 0.25),
           f"self-play's header: shortlist {shortlist}, policy weight {weight}")
     older = state(folder)
-    for name in ("shard_positions", "shortlist", "policy_weight"):
+    for name in ("shard_positions", "shortlist", "policy_weight", "window_max"):
         del older["config"][name]  # as a run begun before the setting existed
     with open(os.path.join(folder, "state.json"), "w") as f:
         json.dump(older, f)
@@ -173,22 +175,46 @@ def test_stop_after(bin_dir, top):
           f"{result.stderr.strip()}")
     config = state(folder)["config"]
     check(config["shard_positions"] == loop.SETTINGS["shard_positions"][0]
-          and (config["shortlist"], config["policy_weight"]) == (0, 0.0),
-          "a run begun before self-play had a shortlist resumes with none (as it was made): "
-          f"{config['shortlist']}, {config['policy_weight']}")
+          and (config["shortlist"], config["policy_weight"]) == (0, 0.0)
+          and config["window_max"] == 0,
+          "a run begun before self-play had a shortlist resumes with none (as it was made), "
+          "and with a fixed window: "
+          f"{config['shortlist']}, {config['policy_weight']}, {config['window_max']}")
     bad = run_loop(os.path.join(top, "bad-shortlist"), bin_dir, "--generations", "1",
                    "--shortlist", "-1")
     check(bad.returncode == 1 and "--shortlist must be in 0..256" in bad.stderr
           and not os.path.exists(os.path.join(top, "bad-shortlist", "state.json")),
           f"a bad --shortlist is refused before the run starts: {bad.stderr.strip()}")
+    narrow = run_loop(os.path.join(top, "bad-window"), bin_dir, "--generations", "1",
+                      "--window", "3", "--window-max", "2")
+    check(narrow.returncode == 1 and "--window-max must be 0 or at least --window (3)" in narrow.stderr,
+          f"a --window-max below --window is refused: {narrow.stderr.strip()}")
+
+
+def test_window():
+    # (generation, best network's generation, window, window_max) -> first trained on
+    cases = {(1, 0, 3, 8): 1, (2, 0, 3, 8): 1, (5, 0, 3, 8): 1, (8, 0, 3, 8): 1,
+             (12, 0, 3, 8): 5,   # grown to window_max
+             (5, 0, 3, 0): 3,    # window_max 0: a fixed window
+             (6, 5, 3, 8): 4,    # just promoted: the usual window, older games included
+             (9, 5, 3, 8): 6,    # four generations by generation 5's network: all of them
+             (9, 5, 5, 8): 5}
+    got = {case: loop.first_trained_on(*case) for case in cases}
+    check(got == cases, f"the window's first generation: {got}")
 
 
 def test_gate(bin_dir, top, sprt, promoted):
     folder = os.path.join(top, "gate-" + ("accept" if promoted else "reject"))
-    result = run_loop(folder, bin_dir, "--generations", "2", "--sprt=" + sprt, "--gate-games", "16")
+    result = run_loop(folder, bin_dir, "--generations", "3", "--sprt=" + sprt, "--gate-games", "16")
     check(result.returncode == 0, f"gate {sprt}: the run ends ({result.stderr.strip()})")
     final = state(folder)
-    rows = [final["rows"][str(g)] for g in (1, 2)]
+    rows = [final["rows"][str(g)] for g in (1, 2, 3)]
+    # --tiny: window 2, window_max 3.
+    windows = [r["trained_on"] for r in rows]
+    check(windows == ([[1], [1, 2], [2, 3]] if promoted else [[1], [1, 2], [1, 2, 3]]),
+          f"gate {sprt}: trained on {windows}")
+    with open(os.path.join(folder, "generations.md")) as f:
+        check(f"| gens {2 if promoted else 1}–3 |" in f.read(), "the table says what each trained on")
     decisions = [r["gate"].get("decision") for r in rows]
     check(all(r["promoted"] == (r["gate"].get("decision") == "H1 accepted") for r in rows),
           f"gate {sprt}: promoted exactly where the SPRT accepted H1 ({decisions})")
@@ -196,9 +222,9 @@ def test_gate(bin_dir, top, sprt, promoted):
           f"gate {sprt}: {'every' if promoted else 'no'} candidate promoted")
     if promoted:
         best = final["best"]
-        check(best["generation"] == 2 and filecmp.cmp(
-            best["weights"], os.path.join(folder, "gen-2", "net.wgn"), shallow=False),
-            "the best network is generation 2's")
+        check(best["generation"] == 3 and filecmp.cmp(
+            best["weights"], os.path.join(folder, "gen-3", "net.wgn"), shallow=False),
+            "the best network is generation 3's")
         check(rows[1]["selfplay_by"] == 1 and rows[1]["lr"] < rows[0]["lr"],
               "generation 2 played with generation 1's network, at a lower learning rate")
         check(os.path.exists(best["weights"] + ".provenance.json"), "a promoted network has provenance")
@@ -206,7 +232,7 @@ def test_gate(bin_dir, top, sprt, promoted):
         plotted = subprocess.run([sys.executable, os.path.join(TRAIN, "plot_generations.py"),
                                   "--state", os.path.join(folder, "state.json"), "--out", png],
                                  stdout=subprocess.PIPE, text=True)
-        check(plotted.returncode == 0 and "2 generations" in plotted.stdout
+        check(plotted.returncode == 0 and "3 generations" in plotted.stdout
               and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "the generations are plotted")
     else:
         check(final["best"]["generation"] == 0 and rows[1]["selfplay_by"] == 0,
@@ -273,6 +299,7 @@ def main():
     args = ap.parse_args()
     bin_dir = os.path.abspath(args.bin)
     with tempfile.TemporaryDirectory(prefix="wallgo_loop_") as top:
+        test_window()
         test_init_round_trip(top)
         test_pack(bin_dir, top)
         test_stop_after(bin_dir, top)
