@@ -29,7 +29,7 @@ namespace {
 
 // The built-in network; wallgo-net-1 and 2, the generations before it, are
 // kept for their provenance (each played the next one's self-play) and
-// checked too.
+// checked too, as is wallgo-net-4, the training loop's first promotion.
 const std::string kShipped =
     std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-";
 const std::string kWeights = kShipped + "3.wgn";
@@ -48,7 +48,7 @@ std::string TempFile(const std::string& name, const std::string& contents) {
 }
 
 TEST(NetNetwork, ShippedWeightsComputeWhatTheTrainerComputed) {
-  for (const std::string generation : {"1", "2", "3"}) {
+  for (const std::string generation : {"1", "2", "3", "4"}) {
     SCOPED_TRACE("wallgo-net-" + generation);
     absl::StatusOr<Network> net = Network::Load(kShipped + generation + ".wgn");
     ASSERT_TRUE(net.ok()) << net.status();
