@@ -137,7 +137,7 @@ uint64_t Fnv1a64(std::string_view bytes) {
   return h;
 }
 
-Network::Layout Network::MakeLayout() {
+Network::Layout Network::MakeLayout(int hidden1) {
   Layout l{};
   size_t at = 0;
   auto take = [&at](size_t n) {
@@ -145,9 +145,9 @@ Network::Layout Network::MakeLayout() {
     at += n;
     return start;
   };
-  l.w1 = take(size_t{kNumFeatures} * kHidden1);
-  l.b1 = take(kHidden1);
-  l.w2 = take(kHidden1 * kHidden2);
+  l.w1 = take(size_t{kNumFeatures} * hidden1);
+  l.b1 = take(hidden1);
+  l.w2 = take(size_t(hidden1) * kHidden2);
   l.b2 = take(kHidden2);
   l.wv = take(kHidden2 * kValueOutputs);
   l.bv = take(kValueOutputs);
@@ -168,7 +168,8 @@ absl::StatusOr<Network> Network::Load(const std::string& path) {
   // A file longer than any this build reads is refused before a byte of it
   // is read into memory (a 2 GB file named by mistake, or a header that
   // claims a huge payload: its size gives it away).
-  const size_t most = kNetHeaderBytes + MakeLayout().total * sizeof(float);
+  const size_t most =
+      kNetHeaderBytes + MakeLayout(kHidden1Widths.back()).total * sizeof(float);
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
   in.seekg(0, std::ios::beg);
@@ -202,8 +203,9 @@ absl::StatusOr<Network> Network::FromBytes(std::string_view bytes,
   const std::array<uint32_t, 8> shape = {
       U32At(bytes, 12), U32At(bytes, 16), U32At(bytes, 20), U32At(bytes, 24),
       U32At(bytes, 28), U32At(bytes, 32), U32At(bytes, 36), U32At(bytes, 40)};
+  const uint32_t hidden1 = shape[3];
   const std::array<uint32_t, 8> expected = {
-      kNetHeaderBytes, kFeatureSetVersion, kNumFeatures, kHidden1,
+      kNetHeaderBytes, kFeatureSetVersion, kNumFeatures, hidden1,
       kHidden2,        kValueOutputs,      kPolicySize,  kOwnershipOutputs};
   if (shape != expected) {
     return error(
@@ -212,8 +214,15 @@ absl::StatusOr<Network> Network::FromBytes(std::string_view bytes,
         absl::StrJoin(shape, ", "), "), this build needs (",
         absl::StrJoin(expected, ", "), ")");
   }
+  if (std::find(kHidden1Widths.begin(), kHidden1Widths.end(), hidden1) ==
+      kHidden1Widths.end()) {
+    return error("shape: a first layer of ", hidden1,
+                 " units, this build reads ",
+                 absl::StrJoin(kHidden1Widths, ", "));
+  }
   Network net;
-  net.layout_ = MakeLayout();
+  net.hidden1_ = static_cast<int>(hidden1);
+  net.layout_ = MakeLayout(net.hidden1_);
   const uint32_t floats = U32At(bytes, 44);
   if (floats != net.layout_.total) {
     return error("payload of ", floats, " floats, the shape needs ",
@@ -250,24 +259,44 @@ absl::StatusOr<Network> Network::FromBytes(std::string_view bytes,
 }
 
 Hidden Network::Forward(const Features& features) const {
-  // The first layer: the bias plus the rows of the active features, the
-  // 64 sums held in registers (eight with AVX).
-  static_assert(kHidden1 % kLanes == 0);
-  constexpr int kVectors = kHidden1 / kLanes;
-  Vec sum[kVectors];
-  for (int v = 0; v < kVectors; ++v)
-    sum[v] = LoadVec(at(layout_.b1) + kLanes * v);
-  const float* w1 = at(layout_.w1);
-  for (int i = 0; i < features.count; ++i) {
-    const float* row = w1 + size_t{features.active[i]} * kHidden1;
-    for (int v = 0; v < kVectors; ++v) sum[v] += LoadVec(row + kLanes * v);
+  static_assert(kHidden1Widths == std::array<uint32_t, 3>{64, 128, 256},
+                "a width needs its case below");
+  switch (hidden1_) {
+    case 64:
+      return ForwardWidth<64>(features);
+    case 128:
+      return ForwardWidth<128>(features);
+    default:
+      return ForwardWidth<256>(features);  // FromBytes allows no other
   }
-  alignas(32) std::array<float, kHidden1> acc;
-  for (int v = 0; v < kVectors; ++v) StoreVec(acc.data() + kLanes * v, sum[v]);
+}
+
+template <int hidden1>
+Hidden Network::ForwardWidth(const Features& features) const {
+  // The first layer: the bias plus the rows of the active features, summed
+  // in feature order. 64 sums at a time stay in registers (eight of eight
+  // floats with AVX; AVX2 has 16), so a wider layer takes several passes
+  // over the features' rows, each reading its own 256 bytes of every row.
+  constexpr int kPass = std::min(hidden1, 64);
+  static_assert(hidden1 % kPass == 0 && kPass % kLanes == 0);
+  constexpr int kVectors = kPass / kLanes;
+  alignas(32) std::array<float, hidden1> acc;
+  const float* w1 = at(layout_.w1);
+  for (int pass = 0; pass < hidden1; pass += kPass) {
+    Vec sum[kVectors];
+    for (int v = 0; v < kVectors; ++v)
+      sum[v] = LoadVec(at(layout_.b1) + pass + kLanes * v);
+    for (int i = 0; i < features.count; ++i) {
+      const float* row = w1 + size_t{features.active[i]} * hidden1 + pass;
+      for (int v = 0; v < kVectors; ++v) sum[v] += LoadVec(row + kLanes * v);
+    }
+    for (int v = 0; v < kVectors; ++v)
+      StoreVec(acc.data() + pass + kLanes * v, sum[v]);
+  }
   for (float& a : acc) a = std::max(a, 0.0f);
   Hidden hidden;
-  Dense<kHidden1, kHidden2>(acc.data(), at(layout_.w2), at(layout_.b2),
-                            hidden.h.data());
+  Dense<hidden1, kHidden2>(acc.data(), at(layout_.w2), at(layout_.b2),
+                           hidden.h.data());
   for (float& h : hidden.h) h = std::max(h, 0.0f);
   return hidden;
 }

@@ -1,5 +1,6 @@
 // The learned evaluation's network: sparse binary features (features.h) ->
-// 64 ReLU units (a sum of the active features' rows: NNUE's first layer) ->
+// 64, 128 or 256 ReLU units, as the file says (a sum of the active
+// features' rows: NNUE's first layer) ->
 // 32 ReLU units -> heads: a win logit and a final score per slot, the policy
 // logits, and the final owner of every cell (auxiliary, for analysis).
 // Plain float C++ that the compiler vectorises (every inner loop runs over
@@ -31,7 +32,8 @@ namespace wallgo::search::net {
 inline constexpr char kNetMagic[8] = {'W', 'A', 'L', 'L', 'G', 'O', 'N', 'N'};
 inline constexpr uint32_t kNetVersion = 1;
 inline constexpr int kNetHeaderBytes = 64;
-inline constexpr int kHidden1 = 64;
+// The first layer's widths this build reads (the file's header says which).
+inline constexpr std::array<uint32_t, 3> kHidden1Widths = {64, 128, 256};
 inline constexpr int kHidden2 = 32;
 inline constexpr int kValueOutputs = 2 * kMaxPlayers;  // win logits, scores
 inline constexpr int kOwnerClasses = kMaxPlayers + 1;  // slots, nobody
@@ -81,6 +83,8 @@ class Network {
   uint64_t checksum() const { return checksum_; }
   // Weights of the file too small to matter, read as zero (FromBytes).
   int negligible_weights() const { return negligible_weights_; }
+  // Units of the first layer.
+  int hidden1() const { return hidden1_; }
 
  private:
   Network() = default;
@@ -88,11 +92,14 @@ class Network {
   struct Layout {
     size_t w1, b1, w2, b2, wv, bv, wp, bp, wo, bo, total;
   };
-  static Layout MakeLayout();
+  static Layout MakeLayout(int hidden1);
   const float* at(size_t offset) const { return weights_.data() + offset; }
+  template <int hidden1>
+  Hidden ForwardWidth(const Features& features) const;
 
   std::vector<float> weights_;
   Layout layout_{};
+  int hidden1_ = 0;
   uint64_t checksum_ = 0;
   int negligible_weights_ = 0;
 };

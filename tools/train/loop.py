@@ -55,6 +55,8 @@ SETTINGS = {
     "window_max": (8, 3, "while nothing is promoted, the window grows to every generation the "
                          "best network played, up to this many (0: a fixed --window)"),
     "shard_positions": (20000, 100, "positions a compressed shard of self-play data"),
+    "hidden1": (64, 64, "units of the network's first layer: 64, 128 or 256 (with --warm-start 1, "
+                        "the best network's)"),
     "warm_start": (1, 1, "1: train from the best network's weights, 0: from random ones"),
     "threads": (2, 1, "trainer threads"),
     "gate_games": (400, 8, "most games of a gating match"),
@@ -155,6 +157,18 @@ class Run:
         return path
 
 
+def first_layer_width(weights):
+    """The first layer's units a weights file's header states."""
+    try:
+        with open(weights, "rb") as f:
+            header = f.read(64)
+    except OSError as e:
+        raise LoopError(f"--initial-weights: {e}")
+    if len(header) < 64 or header[:8] != b"WALLGONN":
+        raise LoopError(f"--initial-weights {weights}: not a wallgo network")
+    return int.from_bytes(header[24:28], "little")
+
+
 def settle_config(args, state):
     """The run's settings: stored ones win; a different explicit value is an error."""
     chosen = {name: getattr(args, name) for name in SETTINGS}
@@ -168,6 +182,13 @@ def settle_config(args, state):
             raise LoopError(f"--shortlist must be in 0..256, not {config['shortlist']}")
         if not 0 <= config["policy_weight"] <= 8:
             raise LoopError(f"--policy-weight must be in [0, 8], not {config['policy_weight']}")
+        if config["hidden1"] not in (64, 128, 256):
+            raise LoopError(f"--hidden1 must be 64, 128 or 256, not {config['hidden1']}")
+        initial_width = first_layer_width(args.initial_weights)
+        if config["warm_start"] and config["hidden1"] != initial_width:
+            raise LoopError(f"--hidden1 {config['hidden1']} with --warm-start 1: the initial weights "
+                            f"{args.initial_weights} have {initial_width} units (train from random "
+                            "ones with --warm-start 0)")
         if config["window"] < 1:
             raise LoopError(f"--window must be at least 1, not {config['window']}")
         if config["window_max"] and config["window_max"] < config["window"]:
@@ -305,7 +326,7 @@ class Generation:
                      "--summary", os.path.join(self.dir, "summary.json"),
                      "--seed", str(self.seed), "--epochs", str(self.config["epochs"]),
                      "--batch", str(self.config["batch"]), "--lr", str(lr),
-                     "--threads", str(self.config["threads"]),
+                     "--threads", str(self.config["threads"]), "--hidden1", str(self.config["hidden1"]),
                      "--symmetries", os.path.join(self.run.folder, "symmetries.json")]
                     + (["--init", self.best] if self.config["warm_start"] else [])
                     + (["--holdout-every", "4"] if self.args.tiny else []))

@@ -5,7 +5,7 @@
         --fixture net.fixture.json --epochs 12 --seed 1
 
 Reads each DATA file's examples (DATA.examples, made by `wallgo-net
-features`). The network (search/net/network.h): sparse features -> 64 ReLU
+features`). The network (search/net/network.h): sparse features -> 64 (--hidden1: 128, 256) ReLU
 -> 32 ReLU -> heads: win logit and final score per slot (value), policy
 logits (a move's logit is the sum of its parts), final owner of every cell
 (auxiliary). Games whose number is a multiple of --holdout-every are held
@@ -31,7 +31,9 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import wallgo_data as wd  # noqa: E402
 
-HIDDEN1, HIDDEN2 = 64, 32
+HIDDEN2 = 32
+# First-layer widths the engine reads (search/net/network.h kHidden1Widths).
+HIDDEN1_WIDTHS = (64, 128, 256)
 VALUE_OUTPUTS = 2 * wd.MAX_PLAYERS
 OWNERSHIP_OUTPUTS = wd.NUM_CELLS * wd.OWNER_CLASSES
 NET_MAGIC = b"WALLGONN"
@@ -45,14 +47,17 @@ W_VALUE, W_SCORE, W_POLICY, W_OWNER = 1.0, 4.0, 1.0, 0.5
 
 
 class Net(nn.Module):
-    def __init__(self):
+    def __init__(self, hidden1=64):
         super().__init__()
-        self.w1 = nn.Embedding(wd.NUM_FEATURES + 1, HIDDEN1, padding_idx=wd.NUM_FEATURES)
+        if hidden1 not in HIDDEN1_WIDTHS:
+            raise ValueError(f"first layer of {hidden1} units: the engine reads {HIDDEN1_WIDTHS}")
+        self.hidden1 = hidden1
+        self.w1 = nn.Embedding(wd.NUM_FEATURES + 1, hidden1, padding_idx=wd.NUM_FEATURES)
         nn.init.normal_(self.w1.weight, std=0.05)
         with torch.no_grad():
             self.w1.weight[wd.NUM_FEATURES].zero_()
-        self.b1 = nn.Parameter(torch.zeros(HIDDEN1))
-        self.l2 = nn.Linear(HIDDEN1, HIDDEN2)
+        self.b1 = nn.Parameter(torch.zeros(hidden1))
+        self.l2 = nn.Linear(hidden1, HIDDEN2)
         self.value = nn.Linear(HIDDEN2, VALUE_OUTPUTS)
         self.policy = nn.Linear(HIDDEN2, wd.POLICY_SIZE)
         self.owner = nn.Linear(HIDDEN2, OWNERSHIP_OUTPUTS)
@@ -195,9 +200,9 @@ def weight_arrays(net):
     ]
 
 
-def weights_header(payload_floats, checksum):
+def weights_header(hidden1, payload_floats, checksum):
     header = NET_MAGIC + struct.pack(
-        "<10I", NET_VERSION, 64, FEATURE_SET, wd.NUM_FEATURES, HIDDEN1, HIDDEN2,
+        "<10I", NET_VERSION, 64, FEATURE_SET, wd.NUM_FEATURES, hidden1, HIDDEN2,
         VALUE_OUTPUTS, wd.POLICY_SIZE, OWNERSHIP_OUTPUTS, payload_floats)
     header += struct.pack("<Q", checksum) + bytes(8)
     assert len(header) == 64
@@ -208,7 +213,14 @@ def export_weights(net, path):
     payload = b"".join(negligible_as_zero(a.detach().contiguous().numpy()).astype("<f4").tobytes()
                        for a in weight_arrays(net))
     with open(path, "wb") as f:
-        f.write(weights_header(len(payload) // 4, fnv1a64(payload)) + payload)
+        f.write(weights_header(net.hidden1, len(payload) // 4, fnv1a64(payload)) + payload)
+
+
+def hidden1_of(path):
+    """The first layer's width a weights file's header states (0 if it has no header)."""
+    with open(path, "rb") as f:
+        header = f.read(64)
+    return struct.unpack_from("<I", header, 24)[0] if len(header) == 64 and header[:8] == NET_MAGIC else 0
 
 
 def import_weights(net, path):
@@ -222,7 +234,7 @@ def import_weights(net, path):
         sys.exit(f"train.py: {path}: {len(data)} bytes, expected {64 + 4 * floats} "
                  "(another network shape?)")
     payload = data[64:]
-    if data[:64] != weights_header(floats, fnv1a64(payload)):
+    if data[:64] != weights_header(net.hidden1, floats, fnv1a64(payload)):
         sys.exit(f"train.py: {path}: header or checksum differs from this trainer's network")
     values = np.frombuffer(payload, dtype="<f4")
     with torch.no_grad():
@@ -366,6 +378,8 @@ def main():
     ap.add_argument("--keep-best", type=int, default=1,
                     help="1: end with the weights of the report with the lowest held-out value loss")
     ap.add_argument("--init", help="start from these weights (a .wgn file) instead of random ones")
+    ap.add_argument("--hidden1", type=int, choices=HIDDEN1_WIDTHS,
+                    help="units of the first layer (default 64, or the --init file's)")
     ap.add_argument("--symmetries", help="augment each batch by a random board symmetry "
                     "(tables from `wallgo-net symmetries --out FILE`)")
     ap.add_argument("--max-eval", type=int, default=20000, help="examples for the train-loss measure")
@@ -389,7 +403,13 @@ def main():
     print(f"{train_count + len(val)} examples in {len(data.sources)} sources: {train_count} for "
           f"training, {len(val)} held out ({int(val['in_setup'].sum())} in the placement phase)")
 
-    net = Net()
+    try:
+        init_width = hidden1_of(args.init) if args.init else 0
+    except OSError as e:
+        sys.exit(f"train.py: {e}")
+    if args.hidden1 and init_width and args.hidden1 != init_width:
+        sys.exit(f"train.py: --hidden1 {args.hidden1}, but {args.init} has a first layer of {init_width}")
+    net = Net(args.hidden1 or (init_width if init_width in HIDDEN1_WIDTHS else 64))
     if args.init:
         import_weights(net, args.init)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
@@ -431,7 +451,7 @@ def main():
             json.dump({
                 "examples": sum(s.positions for s in data.sources), "train": int(train_count), "held_out": int(len(val)),
                 "steps": steps, "seed": args.seed, "seconds": round(time.time() - start_time, 1),
-                "first_train_loss": float(total(first_train)), "final_train_loss": float(total(last_train)),
+                "hidden1": net.hidden1, "first_train_loss": float(total(first_train)), "final_train_loss": float(total(last_train)),
                 "first_held_loss": float(total(first_val)), "final_held_loss": float(total(last_val)),
                 "final_held_parts": {k: float(v) for k, v in zip(("value", "score", "policy", "owner"), last_val)},
             }, f, indent=1)

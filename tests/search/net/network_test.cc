@@ -175,6 +175,71 @@ std::vector<Position> RandomPositions(int games_per_variant) {
   return positions;
 }
 
+// wallgo-net-3 widened to `width` first-layer units: its own 64, then units
+// with random first-layer weights whose second-layer weights are
+// `extra_out` (zero: they cannot move the output).
+std::string Widened(int width, float extra_out) {
+  const std::string narrow = Bytes(kWeights);
+  auto floats = [&narrow](size_t from, size_t count) {
+    std::vector<float> v(count);
+    std::memcpy(v.data(), narrow.data() + kNetHeaderBytes + 4 * from,
+                4 * count);
+    return v;
+  };
+  std::mt19937 rng(width);
+  std::uniform_real_distribution<float> random(-0.5f, 0.5f);
+  std::vector<float> out;
+  const size_t w1 = 0, b1 = size_t{kNumFeatures} * 64, w2 = b1 + 64;
+  const size_t rest = w2 + 64 * kHidden2;
+  for (size_t f = 0; f < kNumFeatures; ++f) {
+    for (float w : floats(w1 + f * 64, 64)) out.push_back(w);
+    for (int u = 64; u < width; ++u) out.push_back(random(rng));
+  }
+  for (float b : floats(b1, 64)) out.push_back(b);
+  for (int u = 64; u < width; ++u) out.push_back(random(rng));
+  for (float w : floats(w2, 64 * kHidden2)) out.push_back(w);
+  for (int i = 64 * kHidden2; i < width * kHidden2; ++i)
+    out.push_back(extra_out);
+  for (float w : floats(rest, (narrow.size() - kNetHeaderBytes) / 4 - rest))
+    out.push_back(w);
+  std::string bytes = narrow.substr(0, kNetHeaderBytes);
+  const uint32_t units = width, count = out.size();
+  std::memcpy(bytes.data() + 24, &units, 4);
+  std::memcpy(bytes.data() + 44, &count, 4);
+  bytes.append(reinterpret_cast<const char*>(out.data()), 4 * out.size());
+  Reseal(bytes);
+  return bytes;
+}
+
+// A wider first layer (the file's header says how wide) is computed unit by
+// unit as the narrow one: units that feed nothing leave every output as it
+// was, units that feed something move it; widths this build has no code for
+// are refused.
+TEST(NetNetwork, WiderFirstLayersComputeEveryUnit) {
+  const Network narrow = *Network::Load(kWeights);
+  const std::vector<Position> positions = RandomPositions(1);
+  for (const int width : {128, 256}) {
+    absl::StatusOr<Network> same = Network::FromBytes(Widened(width, 0), "w");
+    absl::StatusOr<Network> other =
+        Network::FromBytes(Widened(width, 0.01f), "w");
+    ASSERT_TRUE(same.ok() && other.ok()) << same.status() << other.status();
+    EXPECT_EQ(same->hidden1(), width);
+    int moved = 0;
+    for (size_t i = 0; i < positions.size(); i += 7) {
+      Features features;
+      ExtractFeatures(positions[i], features);
+      const Hidden want = narrow.Forward(features);
+      const Hidden got = same->Forward(features);
+      for (int h = 0; h < kHidden2; ++h) ASSERT_EQ(got.h[h], want.h[h]) << i;
+      moved += other->Forward(features).h != want.h;
+    }
+    EXPECT_GT(moved, 0) << width;
+  }
+  EXPECT_EQ(narrow.hidden1(), 64);
+  ExpectHas(Refusal(Widened(96, 0)),
+            "a first layer of 96 units, this build reads 64, 128, 256");
+}
+
 TEST(NetFeatures, EachCellHasOneRaceClassAndEveryIndexFits) {
   for (const Position& pos : RandomPositions(3)) {
     Features f;

@@ -189,6 +189,20 @@ def test_stop_after(bin_dir, top):
                       "--window", "3", "--window-max", "2")
     check(narrow.returncode == 1 and "--window-max must be 0 or at least --window (3)" in narrow.stderr,
           f"a --window-max below --window is refused: {narrow.stderr.strip()}")
+    for width, warm, message in ((100, "0", "--hidden1 must be 64, 128 or 256"),
+                                 (128, "1", "the initial weights")):
+        odd = run_loop(os.path.join(top, f"bad-width-{width}"), bin_dir, "--generations", "1",
+                       "--hidden1", str(width), "--warm-start", warm)
+        check(odd.returncode == 1 and message in odd.stderr
+              and not os.path.exists(os.path.join(top, f"bad-width-{width}", "state.json")),
+              f"--hidden1 {width} --warm-start {warm} is refused: {odd.stderr.strip()}")
+    wide = os.path.join(top, "wide")
+    trained = run_loop(wide, bin_dir, "--generations", "1", "--hidden1", "128", "--warm-start", "0",
+                       "--stop-after", "verify")
+    with open(os.path.join(wide, "gen-1", "net.wgn"), "rb") as f:
+        units = int.from_bytes(f.read(64)[24:28], "little")
+    check(trained.returncode == 75 and units == 128 and state(wide)["config"]["hidden1"] == 128,
+          f"--hidden1 128 trains and verifies a network of {units} units")
 
 
 def test_window():

@@ -96,6 +96,28 @@ def main():
         check(open(other, "rb").read() != open(again, "rb").read(), "another seed, other weights")
         check(first[:8] == b"WALLGONN" and len(first) > 64, "weights file has its header")
 
+        # Wider first layers: the engine computes what the trainer computed,
+        # and a warm start keeps the width of the weights it starts from.
+        net_tool = os.path.join(args.bin, "wallgo-net")
+        for width in (128, 256):
+            wide, fixture = os.path.join(out, f"wide{width}.wgn"), os.path.join(out, f"wide{width}.json")
+            run(*train, "--out", wide, "--fixture", fixture, "--seed", "3", "--hidden1", str(width))
+            header = open(wide, "rb").read(64)
+            check(int.from_bytes(header[24:28], "little") == width, f"the header says {width} units")
+            verified = subprocess.run([net_tool, "verify", "--weights", wide, "--fixture", fixture],
+                                      capture_output=True, text=True)
+            check(verified.returncode == 0, f"engine == trainer with {width} units: {verified.stdout.strip()}")
+        warm = os.path.join(out, "warm128.wgn")
+        run(*train, "--out", warm, "--seed", "4", "--epochs", "0.1",
+            "--init", os.path.join(out, "wide128.wgn"))
+        check(int.from_bytes(open(warm, "rb").read(64)[24:28], "little") == 128,
+              "--init keeps the first layer's width of its weights")
+        mismatch = subprocess.run([*train, "--out", os.path.join(out, "no.wgn"), "--hidden1", "64",
+                                   "--init", os.path.join(out, "wide128.wgn")], capture_output=True, text=True)
+        check(mismatch.returncode != 0 and "first layer of 128" in mismatch.stderr
+              and not os.path.exists(os.path.join(out, "no.wgn")),
+              f"--hidden1 other than --init's width is refused: {mismatch.stderr.strip()[-120:]}")
+
         # The next generation: self-play with the first one's net (hybrid),
         # trained on both generations' data.
         out2 = os.path.join(out, "gen2")
