@@ -1,12 +1,16 @@
 // Speed of the learned evaluation against the classic one, on the positions
 // of greedy self-play games (2 players, setup included):
-//   build/bin/net_bench [--benchmark_min_time=1]
+//   build/bin/net_bench [--weights=FILE] [--benchmark_min_time=1]
+// (FILE: another network, e.g. a wider one; default wallgo-net-3.)
 // What a search pays: the classic evaluation per leaf and, to expand a node,
 // one classic evaluation per child (its priors); the network gives a leaf's
 // value, or a node's value and every child's prior in one call.
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "benchmark/benchmark.h"
@@ -20,7 +24,7 @@
 namespace wallgo::search::net {
 namespace {
 
-const std::string kWeights =
+const std::string kDefaultWeights =
     std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-3.wgn";
 
 const std::vector<Position>& Positions() {
@@ -39,12 +43,6 @@ const std::vector<Position>& Positions() {
     return out;
   }();
   return positions;
-}
-
-const NetEvaluator& Net() {
-  static const std::unique_ptr<NetEvaluator> net =
-      std::move(NetEvaluator::Load(kWeights).value());
-  return *net;
 }
 
 void BM_ClassicValue(benchmark::State& state) {
@@ -67,14 +65,13 @@ void BM_NetFeatures(benchmark::State& state) {
 }
 BENCHMARK(BM_NetFeatures);
 
-void BM_NetValue(benchmark::State& state) {
+void BM_NetValue(benchmark::State& state, const NetEvaluator& net) {
   size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(Net().Evaluate(Positions()[i], {}, {}));
+    benchmark::DoNotOptimize(net.Evaluate(Positions()[i], {}, {}));
     if (++i == Positions().size()) i = 0;
   }
 }
-BENCHMARK(BM_NetValue);
 
 // Moves of every position, generated once (the search has them anyway).
 const std::vector<MoveList>& Moves() {
@@ -87,21 +84,20 @@ const std::vector<MoveList>& Moves() {
   return moves;
 }
 
-void BM_NetValueAndPriors(benchmark::State& state) {
+void BM_NetValueAndPriors(benchmark::State& state, const NetEvaluator& net) {
   size_t i = 0;
   std::array<float, MoveList::kCapacity> priors;
   int64_t moves = 0;
   for (auto _ : state) {
     const MoveList& m = Moves()[i];
-    benchmark::DoNotOptimize(
-        Net().Evaluate(Positions()[i], std::span(m.begin(), m.size()),
-                       std::span(priors.data(), m.size())));
+    benchmark::DoNotOptimize(net.Evaluate(Positions()[i],
+                                          std::span(m.begin(), m.size()),
+                                          std::span(priors.data(), m.size())));
     moves += m.size();
     if (++i == Positions().size()) i = 0;
   }
   state.counters["moves"] = static_cast<double>(moves) / state.iterations();
 }
-BENCHMARK(BM_NetValueAndPriors);
 
 // The classic expansion: the priors of every child (ClassicEvaluator, all
 // children evaluated at once, softmax of the mover's utility) and the
@@ -122,7 +118,42 @@ void BM_ClassicValueAndPriors(benchmark::State& state) {
 }
 BENCHMARK(BM_ClassicValueAndPriors);
 
+// The network's benchmarks, for the weights named by --weights=FILE (taken
+// out of the arguments before Google Benchmark reads them).
+int Main(int argc, char** argv) {
+  std::string weights = kDefaultWeights;
+  const std::string flag = "--weights=";
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.starts_with(flag)) {
+      weights = arg.substr(flag.size());
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  absl::StatusOr<std::unique_ptr<NetEvaluator>> net =
+      NetEvaluator::Load(weights);
+  if (!net.ok()) {
+    std::fprintf(stderr, "net_bench: %s\n",
+                 std::string(net.status().message()).c_str());
+    return 1;
+  }
+  const NetEvaluator& evaluator = **net;
+  benchmark::RegisterBenchmark("BM_NetValue", BM_NetValue, evaluator);
+  benchmark::RegisterBenchmark("BM_NetValueAndPriors", BM_NetValueAndPriors,
+                               evaluator);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
 }  // namespace
 }  // namespace wallgo::search::net
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  return wallgo::search::net::Main(argc, argv);
+}
