@@ -55,8 +55,8 @@ SETTINGS = {
     "window_max": (8, 3, "while nothing is promoted, the window grows to every generation the "
                          "best network played, up to this many (0: a fixed --window)"),
     "shard_positions": (20000, 100, "positions a compressed shard of self-play data"),
-    "hidden1": (64, 64, "units of the network's first layer: 64, 128 or 256 (with --warm-start 1, "
-                        "the best network's)"),
+    "hidden1": (0, 0, "units of the network's first layer: 64, 128 or 256 (0: as many as the "
+                      "initial weights have; with --warm-start 1, it must be that)"),
     "warm_start": (1, 1, "1: train from the best network's weights, 0: from random ones"),
     "threads": (2, 1, "trainer threads"),
     "gate_games": (400, 8, "most games of a gating match"),
@@ -72,7 +72,9 @@ SETTINGS = {
 # progress can resume its data files (whose headers record it), and its
 # generations stay comparable; a new run gets the engine's search.
 # A run begun before the growing window trained on a fixed one.
-BEFORE_THE_SETTING = {"shortlist": 0, "policy_weight": 0.0, "window_max": 0}
+BEFORE_THE_SETTING = {"shortlist": 0, "policy_weight": 0.0, "window_max": 0, "hidden1": 64}
+# The anchor every generation is measured against (no longer the built-in one).
+GENERATION_3 = os.path.join(ROOT, "search", "net", "weights", "wallgo-net-3.wgn")
 STAGES = ["selfplay", "heldout", "features", "pack", "train", "verify", "evaluate", "gate",
           "anchors", "record"]
 
@@ -90,7 +92,7 @@ def parse_args(argv):
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"),
                     help="folder of wallgo, wallgo-net and wallgo-referee")
     ap.add_argument("--initial-weights",
-                    default=os.path.join(ROOT, "search", "net", "weights", "wallgo-net-3.wgn"),
+                    default=os.path.join(ROOT, "search", "net", "weights", "wallgo-net-5.wgn"),
                     help="the best network before generation 1")
     ap.add_argument("--tiny", action="store_true", help="settings for a run of seconds")
     ap.add_argument("--stop-after", choices=STAGES,
@@ -182,9 +184,10 @@ def settle_config(args, state):
             raise LoopError(f"--shortlist must be in 0..256, not {config['shortlist']}")
         if not 0 <= config["policy_weight"] <= 8:
             raise LoopError(f"--policy-weight must be in [0, 8], not {config['policy_weight']}")
+        initial_width = first_layer_width(args.initial_weights)
+        config["hidden1"] = config["hidden1"] or initial_width
         if config["hidden1"] not in (64, 128, 256):
             raise LoopError(f"--hidden1 must be 64, 128 or 256, not {config['hidden1']}")
-        initial_width = first_layer_width(args.initial_weights)
         if config["warm_start"] and config["hidden1"] != initial_width:
             raise LoopError(f"--hidden1 {config['hidden1']} with --warm-start 1: the initial weights "
                             f"{args.initial_weights} have {initial_width} units (train from random "
@@ -364,7 +367,7 @@ class Generation:
             return
         wallgo = os.path.join(self.args.bin, "wallgo")
         mine = engine_spec(f"gen-{self.number}", wallgo, self.config, self.candidate)
-        for name, weights in (("generation-3", ""), ("classic", "classic")):
+        for name, weights in (("generation-3", GENERATION_3), ("classic", "classic")):
             result = referee(self.run, self.args, self.config, self.dir, f"anchor-{name}", mine,
                              engine_spec(name, wallgo, self.config, weights), games, sprt=False,
                              seed=self.seed)

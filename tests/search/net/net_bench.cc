@@ -1,7 +1,7 @@
 // Speed of the learned evaluation against the classic one, on the positions
 // of greedy self-play games (2 players, setup included):
 //   build/bin/net_bench [--weights=FILE] [--benchmark_min_time=1]
-// (FILE: another network, e.g. a wider one; default wallgo-net-3.)
+// (FILE: another network, e.g. a wider one; default the built-in wallgo-net-5.)
 // What a search pays: the classic evaluation per leaf and, to expand a node,
 // one classic evaluation per child (its priors); the network gives a leaf's
 // value, or a node's value and every child's prior in one call.
@@ -25,7 +25,7 @@ namespace wallgo::search::net {
 namespace {
 
 const std::string kDefaultWeights =
-    std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-3.wgn";
+    std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-5.wgn";
 
 const std::vector<Position>& Positions() {
   static const std::vector<Position> positions = [] {

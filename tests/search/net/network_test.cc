@@ -27,13 +27,15 @@
 namespace wallgo::search::net {
 namespace {
 
-// The built-in network; wallgo-net-1 and 2, the generations before it, are
-// kept for their provenance (each played the next one's self-play) and
-// checked too, as is wallgo-net-4, the training loop's first promotion.
+// The built-in network (a first layer of 128 units); wallgo-net-1 to 3, the
+// generations before it, are kept for their provenance (each played the
+// next one's self-play) and checked too, as is wallgo-net-4, the training
+// loop's first promotion (wallgo-net-5's data, 64 units).
 const std::string kShipped =
     std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-";
-const std::string kWeights = kShipped + "3.wgn";
-const std::string kFixture = kShipped + "3.fixture.json";
+const std::string kWeights = kShipped + "5.wgn";
+const std::string kFixture = kShipped + "5.fixture.json";
+const std::string kNarrowWeights = kShipped + "3.wgn";  // 64 units
 
 std::string Bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -48,7 +50,7 @@ std::string TempFile(const std::string& name, const std::string& contents) {
 }
 
 TEST(NetNetwork, ShippedWeightsComputeWhatTheTrainerComputed) {
-  for (const std::string generation : {"1", "2", "3", "4"}) {
+  for (const std::string generation : {"1", "2", "3", "4", "5"}) {
     SCOPED_TRACE("wallgo-net-" + generation);
     absl::StatusOr<Network> net = Network::Load(kShipped + generation + ".wgn");
     ASSERT_TRUE(net.ok()) << net.status();
@@ -179,7 +181,7 @@ std::vector<Position> RandomPositions(int games_per_variant) {
 // with random first-layer weights whose second-layer weights are
 // `extra_out` (zero: they cannot move the output).
 std::string Widened(int width, float extra_out) {
-  const std::string narrow = Bytes(kWeights);
+  const std::string narrow = Bytes(kNarrowWeights);
   auto floats = [&narrow](size_t from, size_t count) {
     std::vector<float> v(count);
     std::memcpy(v.data(), narrow.data() + kNetHeaderBytes + 4 * from,
@@ -216,7 +218,7 @@ std::string Widened(int width, float extra_out) {
 // was, units that feed something move it; widths this build has no code for
 // are refused.
 TEST(NetNetwork, WiderFirstLayersComputeEveryUnit) {
-  const Network narrow = *Network::Load(kWeights);
+  const Network narrow = *Network::Load(kNarrowWeights);
   const std::vector<Position> positions = RandomPositions(1);
   for (const int width : {128, 256}) {
     absl::StatusOr<Network> same = Network::FromBytes(Widened(width, 0), "w");

@@ -190,7 +190,7 @@ def test_stop_after(bin_dir, top):
     check(narrow.returncode == 1 and "--window-max must be 0 or at least --window (3)" in narrow.stderr,
           f"a --window-max below --window is refused: {narrow.stderr.strip()}")
     for width, warm, message in ((100, "0", "--hidden1 must be 64, 128 or 256"),
-                                 (128, "1", "the initial weights")):
+                                 (256, "1", "the initial weights")):
         odd = run_loop(os.path.join(top, f"bad-width-{width}"), bin_dir, "--generations", "1",
                        "--hidden1", str(width), "--warm-start", warm)
         check(odd.returncode == 1 and message in odd.stderr
