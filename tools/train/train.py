@@ -32,11 +32,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import wallgo_data as wd  # noqa: E402
 
 HIDDEN2 = 32
-# First-layer widths the engine reads (search/net/network.h kHidden1Widths).
-HIDDEN1_WIDTHS = (64, 128, 256)
+HIDDEN1_WIDTHS = wd.HIDDEN1_WIDTHS
 VALUE_OUTPUTS = 2 * wd.MAX_PLAYERS
 OWNERSHIP_OUTPUTS = wd.NUM_CELLS * wd.OWNER_CLASSES
-NET_MAGIC = b"WALLGONN"
+NET_MAGIC = wd.NET_MAGIC
 NEGLIGIBLE_WEIGHT = 1e-20
 NET_VERSION = 1
 FEATURE_SET = 1
@@ -214,13 +213,6 @@ def export_weights(net, path):
                        for a in weight_arrays(net))
     with open(path, "wb") as f:
         f.write(weights_header(net.hidden1, len(payload) // 4, fnv1a64(payload)) + payload)
-
-
-def hidden1_of(path):
-    """The first layer's width a weights file's header states (0 if it has no header)."""
-    with open(path, "rb") as f:
-        header = f.read(64)
-    return struct.unpack_from("<I", header, 24)[0] if len(header) == 64 and header[:8] == NET_MAGIC else 0
 
 
 def import_weights(net, path):
@@ -404,8 +396,8 @@ def main():
           f"training, {len(val)} held out ({int(val['in_setup'].sum())} in the placement phase)")
 
     try:
-        init_width = hidden1_of(args.init) if args.init else 0
-    except OSError as e:
+        init_width = wd.first_layer_width(args.init) if args.init else 0
+    except (OSError, ValueError) as e:
         sys.exit(f"train.py: {e}")
     if args.hidden1 and init_width and args.hidden1 != init_width:
         sys.exit(f"train.py: --hidden1 {args.hidden1}, but {args.init} has a first layer of {init_width}")

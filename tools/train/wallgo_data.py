@@ -33,6 +33,19 @@ MAX_ACTIVE = 160
 NUM_FEATURES = 1181
 POLICY_SIZE = 539  # index POLICY_SIZE stands for "no part" (logit 0)
 OWNER_CLASSES = MAX_PLAYERS + 1  # slots 0..3, then nobody
+NET_MAGIC = b"WALLGONN"
+# First-layer widths the engine reads (search/net/network.h kHidden1Widths).
+HIDDEN1_WIDTHS = (64, 128, 256)
+
+
+def first_layer_width(weights_path):
+    """The first layer's units a weights file's header states; OSError if it
+    cannot be read, ValueError if it is not a wallgo network."""
+    with open(weights_path, "rb") as f:
+        header = f.read(64)
+    if len(header) < 64 or header[:8] != NET_MAGIC:
+        raise ValueError(f"{weights_path}: not a wallgo network")
+    return int.from_bytes(header[24:28], "little")
 
 # One position of a self-play game (DataRecord).
 DATA_DTYPE = np.dtype([

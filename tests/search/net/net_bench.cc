@@ -1,7 +1,7 @@
 // Speed of the learned evaluation against the classic one, on the positions
 // of greedy self-play games (2 players, setup included):
 //   build/bin/net_bench [--weights=FILE] [--benchmark_min_time=1]
-// (FILE: another network, e.g. a wider one; default the built-in wallgo-net-5.)
+// (FILE: another network, e.g. a wider one; default the built-in network.)
 // What a search pays: the classic evaluation per leaf and, to expand a node,
 // one classic evaluation per child (its priors); the network gives a leaf's
 // value, or a node's value and every child's prior in one call.
@@ -18,14 +18,12 @@
 #include "engine/regions.h"
 #include "search/classic_evaluator.h"
 #include "search/eval/eval.h"
+#include "search/net/builtin_weights.h"
 #include "search/net/net_evaluator.h"
 #include "search/players/greedy.h"
 
 namespace wallgo::search::net {
 namespace {
-
-const std::string kDefaultWeights =
-    std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-5.wgn";
 
 const std::vector<Position>& Positions() {
   static const std::vector<Position> positions = [] {
@@ -121,7 +119,7 @@ BENCHMARK(BM_ClassicValueAndPriors);
 // The network's benchmarks, for the weights named by --weights=FILE (taken
 // out of the arguments before Google Benchmark reads them).
 int Main(int argc, char** argv) {
-  std::string weights = kDefaultWeights;
+  std::string weights;  // the built-in network (LoadWeights)
   const std::string flag = "--weights=";
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
@@ -133,14 +131,14 @@ int Main(int argc, char** argv) {
     }
   }
   argc = kept;
-  absl::StatusOr<std::unique_ptr<NetEvaluator>> net =
-      NetEvaluator::Load(weights);
-  if (!net.ok()) {
+  absl::StatusOr<Network> network = LoadWeights(weights);
+  if (!network.ok()) {
     std::fprintf(stderr, "net_bench: %s\n",
-                 std::string(net.status().message()).c_str());
+                 std::string(network.status().message()).c_str());
     return 1;
   }
-  const NetEvaluator& evaluator = **net;
+  const NetEvaluator evaluator(
+      std::make_shared<const Network>(*std::move(network)));
   benchmark::RegisterBenchmark("BM_NetValue", BM_NetValue, evaluator);
   benchmark::RegisterBenchmark("BM_NetValueAndPriors", BM_NetValueAndPriors,
                                evaluator);
