@@ -97,6 +97,9 @@ def parse_args(argv):
                     default=os.path.join(ROOT, "search", "net", "weights", "wallgo-net-5.wgn"),
                     help="the best network before generation 1")
     ap.add_argument("--tiny", action="store_true", help="settings for a run of seconds")
+    ap.add_argument("--train-device", default="cpu", choices=("cpu", "cuda"),
+                    help="where train.py trains (not a setting of the run: a resumed run may "
+                         "change it)")
     ap.add_argument("--stop-after", choices=STAGES,
                     help="stop (status 75) once this stage has finished (for tests)")
     for name, (_, _, text) in SETTINGS.items():
@@ -307,7 +310,7 @@ class Generation:
         # Killed after the removal, the stage finds the shards and no file.
         data = os.path.join(self.dir, "train.wgd")
         if os.path.exists(data):
-            self.run.command(["/usr/bin/python3", os.path.join(HERE, "pack.py"), data,
+            self.run.command([sys.executable, os.path.join(HERE, "pack.py"), data,
                               "--out", os.path.join(self.dir, "train.shards"),
                               "--positions", str(self.config["shard_positions"]), "--remove"])
 
@@ -322,12 +325,13 @@ class Generation:
     def train(self):
         lr = self.config["lr"] * self.config["lr_decay"] ** self.state["promotions"]
         tmp = self.candidate + ".tmp"
-        self.run.command(["/usr/bin/python3", os.path.join(HERE, "train.py"), "--data", *self.window(),
+        self.run.command([sys.executable, os.path.join(HERE, "train.py"), "--data", *self.window(),
                      "--out", tmp, "--fixture", os.path.join(self.dir, "net.fixture.json"),
                      "--summary", os.path.join(self.dir, "summary.json"),
                      "--seed", str(self.seed), "--epochs", str(self.config["epochs"]),
                      "--batch", str(self.config["batch"]), "--lr", str(lr),
                      "--threads", str(self.config["threads"]), "--hidden1", str(self.config["hidden1"]),
+                     "--device", self.args.train_device,
                      "--symmetries", os.path.join(self.run.folder, "symmetries.json")]
                     + (["--init", self.best] if self.config["warm_start"] else [])
                     + (["--holdout-every", "4"] if self.args.tiny else []))

@@ -69,7 +69,7 @@ class Net(nn.Module):
 
 def slot_mask(players):
     """[B, 4] True for the slots in the game."""
-    return torch.arange(wd.MAX_PLAYERS)[None, :] < players[:, None]
+    return torch.arange(wd.MAX_PLAYERS, device=players.device)[None, :] < players[:, None]
 
 
 def win_probabilities(value, players):
@@ -80,17 +80,18 @@ def win_probabilities(value, players):
 def move_logits(policy, move_index, num_moves):
     """[B, M] logits of the legal moves (the sum of their parts), -inf past
     each position's moves."""
-    padded = torch.cat([policy, torch.zeros(policy.shape[0], 1)], 1)
+    padded = torch.cat([policy, policy.new_zeros(policy.shape[0], 1)], 1)
     b, m, _ = move_index.shape
     parts = torch.gather(padded, 1, move_index.reshape(b, m * 3)).reshape(b, m, 3)
     logits = parts.sum(2)
-    legal = torch.arange(m)[None, :] < num_moves[:, None]
+    legal = torch.arange(m, device=num_moves.device)[None, :] < num_moves[:, None]
     return logits.masked_fill(~legal, -1e9)
 
 
 def ownership_log_probs(owner, players):
     logits = owner.reshape(-1, wd.NUM_CELLS, wd.OWNER_CLASSES)
-    present = torch.cat([slot_mask(players), torch.ones(players.shape[0], 1, dtype=torch.bool)], 1)
+    present = torch.cat([slot_mask(players),
+                         torch.ones(players.shape[0], 1, dtype=torch.bool, device=players.device)], 1)
     return torch.log_softmax(logits.masked_fill(~present[:, None, :], -1e9), 2)
 
 
@@ -111,9 +112,9 @@ class Symmetries:
 
 class Batch:
     """Tensors of a slice of examples (numpy structured array), seen through
-    symmetry `sym` of `symmetries` (none when `symmetries` is None)."""
+    symmetry `sym` of `symmetries` (none when `symmetries` is None), on `device`."""
 
-    def __init__(self, ex, symmetries=None, sym=0, search_weight=0.0):
+    def __init__(self, ex, symmetries=None, sym=0, search_weight=0.0, device="cpu"):
         m = max(1, int(ex["num_moves"].max()))
         features = ex["features"].astype(np.int64)
         move_index = ex["move_index"][:, :m].astype(np.int64)
@@ -137,6 +138,8 @@ class Batch:
         self.score = torch.from_numpy(np.ascontiguousarray(ex["score"])) / SCORE_SCALE
         self.owner = torch.from_numpy(owner)
         self.players = torch.from_numpy(ex["players"].astype(np.int64))
+        for name, tensor in vars(self).items():
+            setattr(self, name, tensor.to(device, non_blocking=True))  # itself on the cpu
 
 
 def losses(net, batch):
@@ -161,13 +164,17 @@ def total(parts):
     return W_VALUE * v + W_SCORE * s + W_POLICY * p + W_OWNER * o
 
 
+def device_of(net):
+    return next(net.parameters()).device.type
+
+
 def evaluate(net, examples, batch_size=2048):
     """Mean losses over `examples` (no gradient)."""
     sums, n = np.zeros(4), 0
     with torch.no_grad():
         for start in range(0, len(examples), batch_size):
             ex = examples[start:start + batch_size]
-            parts = losses(net, Batch(ex))
+            parts = losses(net, Batch(ex, device=device_of(net)))
             sums += np.array([float(p) for p in parts]) * len(ex)
             n += len(ex)
     return sums / max(1, n)
@@ -209,7 +216,7 @@ def weights_header(hidden1, payload_floats, checksum):
 
 
 def export_weights(net, path):
-    payload = b"".join(negligible_as_zero(a.detach().contiguous().numpy()).astype("<f4").tobytes()
+    payload = b"".join(negligible_as_zero(a.detach().cpu().contiguous().numpy()).astype("<f4").tobytes()
                        for a in weight_arrays(net))
     with open(path, "wb") as f:
         f.write(weights_header(net.hidden1, len(payload) // 4, fnv1a64(payload)) + payload)
@@ -252,7 +259,7 @@ def export_fixture(net, examples, record_of, path, count):
     with torch.no_grad():
         for i in chosen:
             ex = examples[i:i + 1]
-            batch = Batch(ex)
+            batch = Batch(ex, device=device_of(net))
             value, policy, owner = net(batch.features)
             players = int(ex["players"][0])
             n = int(ex["num_moves"][0])
@@ -375,11 +382,18 @@ def main():
     ap.add_argument("--symmetries", help="augment each batch by a random board symmetry "
                     "(tables from `wallgo-net symmetries --out FILE`)")
     ap.add_argument("--max-eval", type=int, default=20000, help="examples for the train-loss measure")
+    ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
+                    help="where the network trains (cuda: deterministic only where PyTorch's "
+                         "kernels are; results differ from cpu in the last bits)")
     args = ap.parse_args()
 
+    if args.device == "cuda" and not torch.cuda.is_available():
+        sys.exit("train.py: --device cuda, but PyTorch sees no CUDA device")
+    # cuBLAS needs a fixed workspace to repeat its sums exactly.
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    torch.use_deterministic_algorithms(True)
+    torch.use_deterministic_algorithms(True, warn_only=args.device != "cpu")
     rng = np.random.default_rng(args.seed)
     start_time = time.time()
 
@@ -404,6 +418,7 @@ def main():
     net = Net(args.hidden1 or (init_width if init_width in HIDDEN1_WIDTHS else 64))
     if args.init:
         import_weights(net, args.init)
+    net.to(args.device)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     # At least 20 steps: the one-cycle schedule needs a few on each side.
     steps = max(20, int(args.epochs * train_count / args.batch))
@@ -418,7 +433,7 @@ def main():
     for step in range(steps):
         examples = next(batches)
         sym = int(rng.integers(8)) if symmetries is not None else 0
-        loss = total(losses(net, Batch(examples, symmetries, sym, args.search_value_weight)))
+        loss = total(losses(net, Batch(examples, symmetries, sym, args.search_value_weight, args.device)))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -443,7 +458,7 @@ def main():
             json.dump({
                 "examples": sum(s.positions for s in data.sources), "train": int(train_count), "held_out": int(len(val)),
                 "steps": steps, "seed": args.seed, "seconds": round(time.time() - start_time, 1),
-                "hidden1": net.hidden1, "first_train_loss": float(total(first_train)), "final_train_loss": float(total(last_train)),
+                "hidden1": net.hidden1, "device": args.device, "first_train_loss": float(total(first_train)), "final_train_loss": float(total(last_train)),
                 "first_held_loss": float(total(first_val)), "final_held_loss": float(total(last_val)),
                 "final_held_parts": {k: float(v) for k, v in zip(("value", "score", "policy", "owner"), last_val)},
             }, f, indent=1)

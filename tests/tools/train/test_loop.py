@@ -275,16 +275,20 @@ def test_pack(bin_dir, top):
     packed = sum(os.path.getsize(os.path.join(many, e["file"])) for e in manifest["shards"])
     check(raw / packed > 5, f"packed {raw / packed:.1f} times smaller")
 
-    def train(source, out):
+    def train(source, out, *extra):
         return subprocess.run([sys.executable, os.path.join(TRAIN, "train.py"), "--data", source,
                                "--out", out, "--seed", "3", "--epochs", "2", "--batch", "64",
-                               "--holdout-every", "4"],
+                               "--holdout-every", "4", *extra],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     from_file, from_shard = os.path.join(folder, "a.wgn"), os.path.join(folder, "b.wgn")
     train(data, from_file)
     train(one, from_shard)
     check(filecmp.cmp(from_file, from_shard, shallow=False),
           "training on one shard gives the same weights as on the file")
+    on_gpu = train(one, os.path.join(folder, "gpu.wgn"), "--device", "cuda")
+    check(os.path.getsize(os.path.join(folder, "gpu.wgn")) == os.path.getsize(from_shard)
+          if on_gpu.returncode == 0 else "PyTorch sees no CUDA device" in on_gpu.stderr,
+          f"--device cuda trains on a GPU, or says there is none: {on_gpu.stderr.strip()[-80:]}")
     check(train(many, os.path.join(folder, "c.wgn")).returncode == 0, "training streams many shards")
     with open(os.path.join(many, manifest["shards"][1]["file"]), "r+b") as f:
         f.write(b"not a shard")
