@@ -248,6 +248,17 @@ def test_gate(bin_dir, top, sprt, promoted):
                                  stdout=subprocess.PIPE, text=True)
         check(plotted.returncode == 0 and "3 generations" in plotted.stdout
               and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", "the generations are plotted")
+        state_file = os.path.join(folder, "state.json")
+
+        def plot_two(*labels):
+            return subprocess.run([sys.executable, os.path.join(TRAIN, "plot_generations.py"),
+                                   "--state", state_file, state_file, "--label", *labels, "--out", png],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        two = plot_two("a", "b")
+        check(two.returncode == 0 and "6 generations" in two.stdout, "two runs are plotted side by side")
+        odd = plot_two("a")
+        check(odd.returncode == 1 and "1 --label for 2 --state files" in odd.stderr,
+              f"a label missing is refused: {odd.stderr.strip()}")
     else:
         check(final["best"]["generation"] == 0 and rows[1]["selfplay_by"] == 0,
               "the initial network stays the best")
