@@ -40,7 +40,7 @@ po::options_description GeneralFlags() {
       "append events and the command transcript to FILE")(
       "weights", po::value<std::string>()->value_name("FILE"),
       "the learned evaluation's weights for eval=net and eval=hybrid "
-      "(default: the built-in wallgo-net-5)");
+      "(default: the built-in wallgo-net-6)");
   return flags;
 }
 

@@ -1,4 +1,4 @@
-// The shipped weights (search/net/weights/wallgo-net-5.wgn), assembled into
+// The shipped weights (search/net/weights/wallgo-net-6.wgn), assembled into
 // the binary so that `eval=net` works wherever `wallgo` is installed, with
 // no file to find; `--weights FILE` replaces them.
 #pragma once
@@ -14,7 +14,7 @@ namespace wallgo::search::net {
 // The weights file's bytes, and the name its errors and provenance use.
 std::string_view BuiltinWeights();
 inline constexpr std::string_view kBuiltinWeightsName =
-    "wallgo-net-5 (built in)";
+    "wallgo-net-6 (built in)";
 
 // The network of the weights file at `path`, or the built-in one when `path`
 // is empty: what every program's --weights option means.

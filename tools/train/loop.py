@@ -94,7 +94,7 @@ def parse_args(argv):
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"),
                     help="folder of wallgo, wallgo-net and wallgo-referee")
     ap.add_argument("--initial-weights",
-                    default=os.path.join(ROOT, "search", "net", "weights", "wallgo-net-5.wgn"),
+                    default=os.path.join(ROOT, "search", "net", "weights", "wallgo-net-6.wgn"),
                     help="the best network before generation 1")
     ap.add_argument("--tiny", action="store_true", help="settings for a run of seconds")
     ap.add_argument("--train-device", default="cpu", choices=("cpu", "cuda"),

@@ -109,7 +109,7 @@ absl::Status Generate(const std::vector<std::string>& args,
            "MB per search")("eval", po::value(&eval)->default_value(eval),
                             "the search's evaluation: classic, net or hybrid")(
       "weights", po::value(&weights),
-      "weights for net and hybrid (default: the built-in wallgo-net-5)")(
+      "weights for net and hybrid (default: the built-in wallgo-net-6)")(
       "shortlist", po::value(&o.shortlist)->default_value(o.shortlist),
       "eval hybrid: only the network's N best moves get the classic priors "
       "(0: every move; the engine's shortlist)")(

@@ -27,14 +27,14 @@
 namespace wallgo::search::net {
 namespace {
 
-// The built-in network (a first layer of 128 units); wallgo-net-1 to 3, the
-// generations before it, are kept for their provenance (each played the
-// next one's self-play) and checked too, as is wallgo-net-4, the training
-// loop's first promotion (wallgo-net-5's data, 64 units).
+// The built-in network (a first layer of 128 units); wallgo-net-1 to 3 and
+// 5, the generations before it, are kept for their provenance (each played
+// the next one's self-play) and checked too, as is wallgo-net-4, the
+// training loop's first promotion (wallgo-net-5's data, 64 units).
 const std::string kShipped =
     std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/wallgo-net-";
-const std::string kWeights = kShipped + "5.wgn";
-const std::string kFixture = kShipped + "5.fixture.json";
+const std::string kWeights = kShipped + "6.wgn";
+const std::string kFixture = kShipped + "6.fixture.json";
 const std::string kNarrowWeights = kShipped + "3.wgn";  // 64 units
 
 std::string Bytes(const std::string& path) {
@@ -50,7 +50,7 @@ std::string TempFile(const std::string& name, const std::string& contents) {
 }
 
 TEST(NetNetwork, ShippedWeightsComputeWhatTheTrainerComputed) {
-  for (const std::string generation : {"1", "2", "3", "4", "5"}) {
+  for (const std::string generation : {"1", "2", "3", "4", "5", "6"}) {
     SCOPED_TRACE("wallgo-net-" + generation);
     absl::StatusOr<Network> net = Network::Load(kShipped + generation + ".wgn");
     ASSERT_TRUE(net.ok()) << net.status();
