@@ -27,11 +27,14 @@ playouts() {
     sed -n 's/^genmove red: [^,]*, \([0-9]*\) visits.*/\1/p'
 }
 
+# per_second PLAYOUTS: playouts a second over the search's SECONDS.
+per_second() { awk "BEGIN { printf \"%d\", $1 / $seconds }"; }
+
 echo "cpu: $(nproc) logical cores, $(lscpu | sed -n 's/^Model name: *//p')"
 for round in $(seq "$rounds"); do
   for t in "${threads[@]}"; do
     n=$(playouts "$t" $(( 1024 * t < 4096 ? 1024 * t : 4096 )))
-    echo "round $round: one search, $t threads: $n playouts, $(awk "BEGIN { printf \"%d\", $n / $seconds }")/s"
+    echo "round $round: one search, $t threads: $n playouts, $(per_second "$n")/s"
   done
   for t in "${threads[@]}"; do
     [ "$t" -gt 1 ] || continue
@@ -40,6 +43,6 @@ for round in $(seq "$rounds"); do
     wait
     total=$(cat "$dir"/* | awk '{ s += $1 } END { print s }')
     rm -r "$dir"
-    echo "round $round: $t one-thread searches at once: $total playouts, $(awk "BEGIN { printf \"%d\", $total / $seconds }")/s"
+    echo "round $round: $t one-thread searches at once: $total playouts, $(per_second "$total")/s"
   done
 done
