@@ -674,7 +674,10 @@ def test_two_machines(args):
         gui.js("window.wallgo.socket().send(JSON.stringify({type: 'new', seats: [{kind: 'human'}, {kind: 'human'}]}))")
         gui.wait_change(before, "a game of two people")
         wait("the join links", lambda: len(gui.css("[data-join-link]")) == 2, 5)
-        links = {e.get_attribute("data-join-link"): e.get_attribute("href") for e in gui.css("[data-join-link]")}
+        # Read in one script: the page may redraw the links between two WebDriver calls
+        # (a stale element under ASan's slower server).
+        links = gui.js("return Object.fromEntries([...document.querySelectorAll('[data-join-link]')]"
+                       ".map(e => [e.dataset.joinLink, e.href]))")
         check(all(re.search(r"\?key=[0-9a-f]{32}$", l) for l in links.values()), f"unguessable keys: {links}")
         gui.shot("two_machines_host.png")
         other = gui.root.replace("127.0.0.1", "localhost")
