@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -36,6 +37,43 @@ inline Vec LoadVec(const float* p) {
   return v;
 }
 inline void StoreVec(float* p, Vec v) { std::memcpy(p, &v, sizeof v); }
+
+// The same register of the first layer's fixed-point sums (unsigned, so
+// that they wrap).
+using SumVec = uint32_t __attribute__((vector_size(kLanes * sizeof(uint32_t))));
+inline SumVec LoadSums(const uint32_t* p) {
+  SumVec v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// out = start - the rows of `removed` + the rows of `added` of the
+// first-layer weights w1[features][hidden1]. 64 sums at a time stay in
+// registers (eight of eight with AVX; AVX2 has 16), so a wider layer takes
+// several passes over the rows, each reading its own 256 bytes of a row.
+template <int hidden1>
+void SumRows(const uint32_t* w1, const uint32_t* start,
+             std::span<const uint16_t> removed, std::span<const uint16_t> added,
+             uint32_t* out) {
+  constexpr int kPass = std::min(hidden1, 64);
+  static_assert(hidden1 % kPass == 0 && kPass % kLanes == 0);
+  constexpr int kVectors = kPass / kLanes;
+  for (int pass = 0; pass < hidden1; pass += kPass) {
+    SumVec sum[kVectors];
+    for (int v = 0; v < kVectors; ++v)
+      sum[v] = LoadSums(start + pass + kLanes * v);
+    for (const uint16_t feature : removed) {
+      const uint32_t* row = w1 + size_t{feature} * hidden1 + pass;
+      for (int v = 0; v < kVectors; ++v) sum[v] -= LoadSums(row + kLanes * v);
+    }
+    for (const uint16_t feature : added) {
+      const uint32_t* row = w1 + size_t{feature} * hidden1 + pass;
+      for (int v = 0; v < kVectors; ++v) sum[v] += LoadSums(row + kLanes * v);
+    }
+    for (int v = 0; v < kVectors; ++v)
+      std::memcpy(out + pass + kLanes * v, &sum[v], sizeof sum[v]);
+  }
+}
 
 // Outputs [o, o + count * kLanes) of a dense layer: `count` registers of
 // outputs stay put while the inputs stream by, so that their sums proceed
@@ -255,45 +293,85 @@ absl::StatusOr<Network> Network::FromBytes(std::string_view bytes,
       ++net.negligible_weights_;
     }
   }
+  // W1 then b1, in fixed point (kFirstLayerFractionBits).
+  net.first_layer_.resize(net.layout_.w2);
+  for (size_t i = 0; i < net.first_layer_.size(); ++i) {
+    const float w = net.weights_[i];
+    if (std::abs(w) > kMaxFirstLayerWeight) {
+      return error("a first-layer weight of ", w, " is beyond +-",
+                   kMaxFirstLayerWeight,
+                   ", the most the engine's fixed-point sums can hold");
+    }
+    net.first_layer_[i] = static_cast<uint32_t>(static_cast<int32_t>(
+        std::lround(std::ldexp(w, kFirstLayerFractionBits))));
+  }
   return net;
 }
 
-Hidden Network::Forward(const Features& features) const {
+template <class F>
+decltype(auto) Network::WithWidth(F&& f) const {
   static_assert(kHidden1Widths == std::array<uint32_t, 3>{64, 128, 256},
                 "a width needs its case below");
   switch (hidden1_) {
     case 64:
-      return ForwardWidth<64>(features);
+      return f(std::integral_constant<int, 64>{});
     case 128:
-      return ForwardWidth<128>(features);
-    default:
-      return ForwardWidth<256>(features);  // FromBytes allows no other
+      return f(std::integral_constant<int, 128>{});
+    default:  // FromBytes allows no other
+      return f(std::integral_constant<int, 256>{});
   }
 }
 
+Hidden Network::Forward(const Features& features) const {
+  FirstLayerSums sums;
+  FirstLayer(features, sums);
+  return Forward(sums);
+}
+
+void Network::FirstLayer(const Features& features, FirstLayerSums& sums) const {
+  WithWidth([&](auto width) {
+    this->template FirstLayerWidth<decltype(width)::value>(features, sums);
+  });
+}
+
+void Network::UpdateFirstLayer(FirstLayerSums& sums,
+                               std::span<const uint16_t> removed,
+                               std::span<const uint16_t> added) const {
+  WithWidth([&](auto width) {
+    this->template UpdateWidth<decltype(width)::value>(sums, removed, added);
+  });
+}
+
+Hidden Network::Forward(const FirstLayerSums& sums) const {
+  return WithWidth([&](auto width) {
+    return this->template ForwardWidth<decltype(width)::value>(sums);
+  });
+}
+
 template <int hidden1>
-Hidden Network::ForwardWidth(const Features& features) const {
-  // The first layer: the bias plus the rows of the active features, summed
-  // in feature order. 64 sums at a time stay in registers (eight of eight
-  // floats with AVX; AVX2 has 16), so a wider layer takes several passes
-  // over the features' rows, each reading its own 256 bytes of every row.
-  constexpr int kPass = std::min(hidden1, 64);
-  static_assert(hidden1 % kPass == 0 && kPass % kLanes == 0);
-  constexpr int kVectors = kPass / kLanes;
+void Network::FirstLayerWidth(const Features& features,
+                              FirstLayerSums& sums) const {
+  const uint32_t* bias = first_layer_.data() + size_t{kNumFeatures} * hidden1;
+  SumRows<hidden1>(first_layer_.data(), bias, {},
+                   std::span(features.active.data(), features.count),
+                   sums.sum.data());
+}
+
+template <int hidden1>
+void Network::UpdateWidth(FirstLayerSums& sums,
+                          std::span<const uint16_t> removed,
+                          std::span<const uint16_t> added) const {
+  SumRows<hidden1>(first_layer_.data(), sums.sum.data(), removed, added,
+                   sums.sum.data());
+}
+
+template <int hidden1>
+Hidden Network::ForwardWidth(const FirstLayerSums& sums) const {
+  constexpr float kUnit = 1.0f / (1 << kFirstLayerFractionBits);
   alignas(32) std::array<float, hidden1> acc;
-  const float* w1 = at(layout_.w1);
-  for (int pass = 0; pass < hidden1; pass += kPass) {
-    Vec sum[kVectors];
-    for (int v = 0; v < kVectors; ++v)
-      sum[v] = LoadVec(at(layout_.b1) + pass + kLanes * v);
-    for (int i = 0; i < features.count; ++i) {
-      const float* row = w1 + size_t{features.active[i]} * hidden1 + pass;
-      for (int v = 0; v < kVectors; ++v) sum[v] += LoadVec(row + kLanes * v);
-    }
-    for (int v = 0; v < kVectors; ++v)
-      StoreVec(acc.data() + pass + kLanes * v, sum[v]);
+  for (int u = 0; u < hidden1; ++u) {
+    acc[u] = std::max(static_cast<int32_t>(sums.sum[u]), 0) * kUnit;
   }
-  for (float& a : acc) a = std::max(a, 0.0f);
   Hidden hidden;
   Dense<hidden1, kHidden2>(acc.data(), at(layout_.w2), at(layout_.b2),
                            hidden.h.data());

@@ -1,6 +1,7 @@
 // The learned evaluation's network: sparse binary features (features.h) ->
 // 64, 128 or 256 ReLU units, as the file says (a sum of the active
-// features' rows: NNUE's first layer) ->
+// features' rows: NNUE's first layer, in fixed point so that it can be
+// updated by the rows that change, accumulator.h) ->
 // 32 ReLU units -> heads: a win logit and a final score per slot, the policy
 // logits, and the final owner of every cell (auxiliary, for analysis).
 // Plain float C++ that the compiler vectorises (every inner loop runs over
@@ -39,8 +40,27 @@ inline constexpr int kValueOutputs = 2 * kMaxPlayers;  // win logits, scores
 inline constexpr int kOwnerClasses = kMaxPlayers + 1;  // slots, nobody
 inline constexpr int kOwnershipOutputs = kNumCells * kOwnerClasses;
 inline constexpr float kScoreScale = 49.0f;  // score head is in board units
+// The first layer's weights and sums are integers counting 2^-21: a sum is
+// then the same to the bit however its rows were added and removed (float
+// sums are not associative), which is what lets an accumulator update it.
+// The sums wrap modulo 2^32, so only a finished sum must fit in an int32:
+// kMaxActive rows and the bias of at most kMaxFirstLayerWeight each do
+// (161 x 6 < 2^10). The loader refuses larger weights and the trainer clips
+// its weights to them (shipped networks: at most 2.15). The rounding, at most
+// 2^-22 a weight, moves the outputs by about 1e-6, well inside the fixtures'
+// 1e-4.
+inline constexpr int kFirstLayerFractionBits = 21;
+inline constexpr float kMaxFirstLayerWeight = 6.0f;
+static_assert((kMaxActive + 1) * kMaxFirstLayerWeight <
+              (1 << (31 - kFirstLayerFractionBits)));
 
 uint64_t Fnv1a64(std::string_view bytes);
+
+// The first layer's sums of one position before the ReLU (as int32 bits,
+// fixed point), the first hidden1() of them in use.
+struct alignas(32) FirstLayerSums {
+  std::array<uint32_t, 256> sum;
+};
 
 // The second hidden layer of one position, input to every head.
 struct alignas(32) Hidden {
@@ -62,6 +82,15 @@ class Network {
                                            const std::string& name);
 
   Hidden Forward(const Features& features) const;
+  // Forward in two steps: the first layer's sums of `features`, then the
+  // rest of the network from them.
+  void FirstLayer(const Features& features, FirstLayerSums& sums) const;
+  Hidden Forward(const FirstLayerSums& sums) const;
+  // Sums of one position made those of another: the rows of `removed`
+  // subtracted and those of `added` added, features of the first that the
+  // second lacks and the other way round (exact: see the fraction bits).
+  void UpdateFirstLayer(FirstLayerSums& sums, std::span<const uint16_t> removed,
+                        std::span<const uint16_t> added) const;
   // Win probabilities (a softmax of the first `players` win logits) and
   // scores by slot.
   NetValue Value(const Hidden& hidden, int players) const;
@@ -94,10 +123,20 @@ class Network {
   };
   static Layout MakeLayout(int hidden1);
   const float* at(size_t offset) const { return weights_.data() + offset; }
+  // Calls `f` with the first layer's width as a compile-time constant.
+  template <class F>
+  decltype(auto) WithWidth(F&& f) const;
   template <int hidden1>
-  Hidden ForwardWidth(const Features& features) const;
+  void FirstLayerWidth(const Features& features, FirstLayerSums& sums) const;
+  template <int hidden1>
+  void UpdateWidth(FirstLayerSums& sums, std::span<const uint16_t> removed,
+                   std::span<const uint16_t> added) const;
+  template <int hidden1>
+  Hidden ForwardWidth(const FirstLayerSums& sums) const;
 
   std::vector<float> weights_;
+  // W1 then b1 in fixed point, as uint32 so that sums wrap (no overflow).
+  std::vector<uint32_t> first_layer_;
   Layout layout_{};
   int hidden1_ = 0;
   uint64_t checksum_ = 0;

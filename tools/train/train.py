@@ -43,6 +43,11 @@ SCORE_SCALE = 49.0
 # Loss weights: value (win cross-entropy), score (squared error in board
 # units), policy (cross-entropy against the visit shares), ownership.
 W_VALUE, W_SCORE, W_POLICY, W_OWNER = 1.0, 4.0, 1.0, 0.5
+# The engine sums the first layer in fixed point (search/net/network.h,
+# kMaxFirstLayerWeight) and refuses larger weights, so training keeps them
+# within it, as NNUE trainers clip their weights to the range of their
+# quantisation.
+MAX_FIRST_LAYER_WEIGHT = 6.0
 
 
 class Net(nn.Module):
@@ -65,6 +70,12 @@ class Net(nn.Module):
         x = F.relu(self.w1(features).sum(1) + self.b1)
         h = F.relu(self.l2(x))
         return self.value(h), self.policy(h), self.owner(h)
+
+
+def clip_first_layer(net):
+    with torch.no_grad():
+        for w in (net.w1.weight, net.b1):
+            w.clamp_(-MAX_FIRST_LAYER_WEIGHT, MAX_FIRST_LAYER_WEIGHT)
 
 
 def slot_mask(players):
@@ -437,6 +448,7 @@ def main():
         opt.zero_grad()
         loss.backward()
         opt.step()
+        clip_first_layer(net)
         sched.step()
         if (step + 1) % steps_per_report == 0 or step + 1 == steps:
             held = evaluate(net, val_probe)

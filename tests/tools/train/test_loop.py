@@ -322,6 +322,36 @@ def test_init_round_trip(top):
     check(filecmp.cmp(source, out, shallow=False), "--init loads a weights file exactly")
 
 
+def test_first_layer_clip(bin_dir, top):
+    """Training keeps the first layer within what the engine's fixed-point sums
+    hold (network.h), and the engine refuses a file beyond it."""
+    import train
+    net = train.Net()
+    with torch_no_grad():
+        net.w1.weight[3, 5] = 9.0
+        net.b1[7] = -9.0
+    unclipped = os.path.join(top, "unclipped.wgn")
+    train.export_weights(net, unclipped)
+    train.clip_first_layer(net)
+    limit = train.MAX_FIRST_LAYER_WEIGHT
+    check(float(net.w1.weight[3, 5]) == limit and float(net.b1[7]) == -limit,
+          "clip_first_layer holds the first layer to +-MAX_FIRST_LAYER_WEIGHT")
+    clipped = os.path.join(top, "clipped.wgn")
+    train.export_weights(net, clipped)
+    def engine(weights):
+        return subprocess.run([os.path.join(bin_dir, "wallgo"), "--weights", weights],
+                              input="quit\n", capture_output=True, text=True)
+    check(engine(clipped).returncode == 0, "the engine reads the clipped weights")
+    refused = engine(unclipped)
+    check(refused.returncode != 0 and "first-layer weight of 9 is beyond" in refused.stderr,
+          f"the engine refuses a larger one: {refused.stderr.strip()[-120:]}")
+
+
+def torch_no_grad():
+    import torch
+    return torch.no_grad()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -330,6 +360,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="wallgo_loop_") as top:
         test_window()
         test_init_round_trip(top)
+        test_first_layer_clip(bin_dir, top)
         test_pack(bin_dir, top)
         test_stop_after(bin_dir, top)
         test_orphaned_stage(bin_dir, top)
