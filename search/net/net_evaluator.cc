@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/regions.h"
+#include "search/net/accumulator.h"
 
 namespace wallgo::search::net {
 namespace {
@@ -19,6 +20,17 @@ void SetMargins(const std::array<float, kMaxPlayers>& score, int players,
     }
     v.margin[p] = score[p] - best_other;
   }
+}
+
+// The hidden layer of `pos`, whose features are `features`. Its first layer
+// comes from this thread's cache of sums (accumulator.h): the only state the
+// evaluation keeps, and one that cannot change a value (integer sums), so
+// NetEvaluator stays immutable to its callers and every thread gets the
+// same answers.
+Hidden HiddenOf(const Network& net, const Position& pos,
+                const Features& features) {
+  thread_local FirstLayerCache cache;
+  return net.Forward(cache.Sums(net, Index(pos.to_move()), features));
 }
 
 }  // namespace
@@ -75,7 +87,7 @@ Value NetEvaluator::Evaluate(const Position& pos, std::span<const Move> moves,
   ExtractFeatures(pos, features);
   const bool finished = features.finished;
   if (finished && moves.empty()) return FinishedValue(pos);
-  const Hidden hidden = network_->Forward(features);
+  const Hidden hidden = HiddenOf(*network_, pos, features);
   if (!moves.empty()) {
     std::array<float, kPolicySize + 1> logits;
     network_->PolicyLogits(hidden, moves, logits);
@@ -101,7 +113,7 @@ void NetEvaluator::LogPriors(const Position& pos, std::span<const Move> moves,
   Features features;
   ExtractFeatures(pos, features);
   std::array<float, kPolicySize + 1> logits;
-  network_->PolicyLogits(network_->Forward(features), moves, logits);
+  network_->PolicyLogits(HiddenOf(*network_, pos, features), moves, logits);
   MoveLogits(logits, moves, scores);
 }
 

@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "search/bench.h"
+#include "search/net/accumulator.h"
 #include "search/net/builtin_weights.h"
 #include "search/net/net_evaluator.h"
 #include "search/search.h"
@@ -136,6 +137,19 @@ TEST(NetNetwork, LoaderRefusesBadFilesWithAClearMessage) {
   std::memcpy(bad.data() + kNetHeaderBytes, &nan, sizeof nan);
   Reseal(bad);
   ExpectHas(Refusal(bad), "not finite");
+  // A first-layer weight the fixed-point sums cannot hold (a second-layer
+  // weight as large is fine).
+  for (const size_t at : {size_t{0}, size_t{kNumFeatures} * 128 + 128}) {
+    bad = good;
+    const float huge = 7.0f;
+    std::memcpy(bad.data() + kNetHeaderBytes + 4 * at, &huge, sizeof huge);
+    Reseal(bad);
+    if (at == 0) {
+      ExpectHas(Refusal(bad), "a first-layer weight of 7 is beyond +-6,");
+    } else {
+      EXPECT_TRUE(Network::FromBytes(bad, "w.wgn").ok());
+    }
+  }
   ExpectHas(Refusal(""), "truncated");
 }
 
@@ -240,6 +254,106 @@ TEST(NetNetwork, WiderFirstLayersComputeEveryUnit) {
   EXPECT_EQ(narrow.hidden1(), 64);
   ExpectHas(Refusal(Widened(96, 0)),
             "a first layer of 96 units, this build reads 64, 128, 256");
+}
+
+// The first layer's sums of every position of `positions` from one cache
+// (accumulator.h), each checked against fresh sums to the bit; returns the
+// cache's counts.
+FirstLayerCache::Counts ExpectCachedSumsExact(
+    const Network& net, const std::vector<Position>& positions,
+    FirstLayerCache& cache) {
+  for (size_t i = 0; i < positions.size(); ++i) {
+    Features features;
+    ExtractFeatures(positions[i], features);
+    FirstLayerSums fresh;
+    net.FirstLayer(features, fresh);
+    const FirstLayerSums& got =
+        cache.Sums(net, Index(positions[i].to_move()), features);
+    const auto used = fresh.sum.begin() + net.hidden1();
+    EXPECT_TRUE(std::equal(fresh.sum.begin(), used, got.sum.begin()))
+        << "position " << i << ", " << net.hidden1() << " units";
+    if (::testing::Test::HasFailure()) break;
+  }
+  return cache.counts();
+}
+
+// Sums made from the previous position of the same side to move by the
+// features that differ equal a full recomputation to the bit, along random
+// games of every variant (in game order: small differences) and in a
+// shuffled order (large ones, other player counts and rules), at every
+// width; and the updates did the work, with fewer rows than fresh sums.
+TEST(NetAccumulator, IncrementalUpdatesEqualAFullRecomputation) {
+  std::vector<Network> nets;
+  nets.push_back(*Network::Load(kNarrowWeights));
+  nets.push_back(*Network::Load(kWeights));
+  nets.push_back(*Network::FromBytes(Widened(256, 0.01f), "w256"));
+  const std::vector<Position> in_order = RandomPositions(2);
+  std::vector<Position> shuffled = in_order;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(7));
+  for (const Network& net : nets) {
+    FirstLayerCache along_games, jumping;
+    const FirstLayerCache::Counts a =
+        ExpectCachedSumsExact(net, in_order, along_games);
+    const FirstLayerCache::Counts j =
+        ExpectCachedSumsExact(net, shuffled, jumping);
+    ASSERT_FALSE(HasFailure());
+    EXPECT_EQ(a.lookups, static_cast<int64_t>(in_order.size()));
+    EXPECT_GT(a.updates, a.lookups * 3 / 4) << net.hidden1();
+    EXPECT_LT(a.rows, a.fresh_rows * 2 / 3) << net.hidden1();
+    EXPECT_GT(j.updates, 0) << net.hidden1();
+    EXPECT_LT(j.updates, a.updates) << net.hidden1();
+  }
+}
+
+// One cache used with two networks keeps their sums apart: the second
+// network's sums are never made from the first's.
+TEST(NetAccumulator, ACacheUsedByTwoNetworksKeepsThemApart) {
+  const Network narrow = *Network::Load(kNarrowWeights);
+  const Network wide = *Network::FromBytes(Widened(128, 0.01f), "w128");
+  std::vector<Position> positions = RandomPositions(1);
+  positions.erase(positions.begin() + positions.size() / 4, positions.end());
+  FirstLayerCache cache;
+  for (size_t i = 0; i + 1 < positions.size(); i += 2) {
+    for (const Network* net : {&narrow, &wide}) {
+      ExpectCachedSumsExact(*net, {positions[i], positions[i + 1]}, cache);
+    }
+    ASSERT_FALSE(HasFailure()) << i;
+  }
+  EXPECT_GT(cache.counts().updates, 0);
+}
+
+// The evaluator's values are the same to the bit whatever its thread
+// evaluated before (each thread's cache of sums): positions in game order
+// on one thread, shuffled on another.
+TEST(ThreadedNetEvaluator, ValuesDoNotDependOnWhatTheThreadEvaluatedBefore) {
+  absl::StatusOr<std::unique_ptr<NetEvaluator>> eval =
+      NetEvaluator::Load(kWeights);
+  ASSERT_TRUE(eval.ok());
+  const std::vector<Position> positions = RandomPositions(1);
+  std::vector<size_t> order(positions.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<size_t> shuffled = order;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(11));
+  auto run = [&](const std::vector<size_t>& which, std::vector<Value>& out) {
+    out.resize(positions.size());
+    for (const size_t i : which) {
+      MoveList moves;
+      GenerateMoves(positions[i], moves);
+      std::array<float, MoveList::kCapacity> priors;
+      out[i] = (*eval)->Evaluate(positions[i],
+                                 std::span(moves.begin(), moves.size()),
+                                 std::span(priors.data(), moves.size()));
+    }
+  };
+  std::vector<Value> a, b;
+  std::thread ta(run, std::cref(order), std::ref(a));
+  std::thread tb(run, std::cref(shuffled), std::ref(b));
+  ta.join();
+  tb.join();
+  for (size_t i = 0; i < positions.size(); ++i) {
+    ASSERT_EQ(a[i].win, b[i].win) << i;
+    ASSERT_EQ(a[i].margin, b[i].margin) << i;
+  }
 }
 
 TEST(NetFeatures, EachCellHasOneRaceClassAndEveryIndexFits) {
