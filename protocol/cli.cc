@@ -40,7 +40,10 @@ po::options_description GeneralFlags() {
       "append events and the command transcript to FILE")(
       "weights", po::value<std::string>()->value_name("FILE"),
       "the learned evaluation's weights for eval=net and eval=hybrid "
-      "(default: the built-in wallgo-net-6)");
+      "(default: the built-in wallgo-net-6)")(
+      "weights-multi", po::value<std::string>()->value_name("FILE"),
+      "weights for games of 3 and 4 players with eval=net and eval=hybrid "
+      "(default: none; those games use the classic evaluation)");
   return flags;
 }
 
@@ -286,6 +289,9 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc,
   if (vm->count("log")) inv.log_file = (*vm)["log"].as<std::string>();
   if (vm->count("weights")) {
     inv.weights_file = (*vm)["weights"].as<std::string>();
+  }
+  if (vm->count("weights-multi")) {
+    inv.weights_multi_file = (*vm)["weights-multi"].as<std::string>();
   }
   if (absl::Status s = ApplySearchFlags(*vm, inv.search); !s.ok()) return s;
   if (absl::Status s = ApplyJob(*vm, inv); !s.ok()) return s;

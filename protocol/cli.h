@@ -38,6 +38,9 @@ struct Invocation {
   // The network for eval=net and hybrid; empty = the built-in weights. The
   // caller loads it (protocol links no network code) and puts it in search.net.
   std::string weights_file;
+  // The network for games of 3 and 4 players (search.net_multi); empty =
+  // none, the classic evaluation there.
+  std::string weights_multi_file;
   PerftJob perft;
   AnalysisJob analysis;
 };

@@ -121,15 +121,24 @@ int RunAnalysis(const Invocation& inv) {
 }
 
 // The learned evaluation for eval=net: --weights FILE, or the built-in
-// weights. Loaded at start, so that a missing or broken file is an error
-// now rather than in the middle of a game.
+// weights, and --weights-multi FILE for games of 3 and 4 players. Loaded at
+// start, so that a missing or broken file is an error now rather than in
+// the middle of a game.
 absl::Status LoadNet(Invocation& inv) {
-  absl::StatusOr<search::net::Network> network =
-      search::net::LoadWeights(inv.weights_file);
-  if (!network.ok()) return network.status();
-  inv.search.net = std::make_shared<const search::net::NetEvaluator>(
-      std::make_shared<const search::net::Network>(*std::move(network)));
-  return absl::OkStatus();
+  auto load = [](const std::string& file,
+                 std::shared_ptr<const search::Evaluator>& out) {
+    absl::StatusOr<search::net::Network> network =
+        search::net::LoadWeights(file);
+    if (!network.ok()) return network.status();
+    out = std::make_shared<const search::net::NetEvaluator>(
+        std::make_shared<const search::net::Network>(*std::move(network)));
+    return absl::OkStatus();
+  };
+  if (absl::Status s = load(inv.weights_file, inv.search.net); !s.ok()) {
+    return s;
+  }
+  if (inv.weights_multi_file.empty()) return absl::OkStatus();
+  return load(inv.weights_multi_file, inv.search.net_multi);
 }
 
 int Main(int argc, char** argv) {

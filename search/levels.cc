@@ -23,7 +23,8 @@ constexpr double kLevelTemperature[] = {0.6, 0.3, 0.15, 0.0, 0.0};
 bool SameEvaluation(const SearchOptions& a, const SearchOptions& b) {
   return a.eval == b.eval && a.shortlist == b.shortlist &&
          a.net_setup_priors == b.net_setup_priors &&
-         a.policy_weight == b.policy_weight && a.net == b.net;
+         a.policy_weight == b.policy_weight && a.net == b.net &&
+         a.net_multi == b.net_multi;
 }
 
 // Searcher for `options.level`, rebuilt when the level or the evaluation
@@ -63,8 +64,8 @@ class LevelSearcher : public Searcher {
   std::unique_ptr<Searcher> inner_;
 };
 
-// The player count the shipped networks learned from: games of other
-// counts are out of their training, so those get the classic evaluation.
+// The player count the built-in network learned from: games of other
+// counts get SearchOptions::net_multi, or the classic evaluation.
 constexpr int kNetPlayers = 2;
 
 // PUCT's exploration constant with the network's values (eval=hybrid, 2
@@ -73,30 +74,44 @@ constexpr int kNetPlayers = 2;
 // -67 at 3000. The classic evaluation gained nothing from it (51-48).
 constexpr double kLearnedCPuct = 1.4;
 
+// The search's evaluator with network `net` as options.eval says: its
+// values and priors (net), or its values with the classic priors ranked
+// and blended by its policy (hybrid).
+std::shared_ptr<const Evaluator> Learned(
+    const SearchOptions& options, std::shared_ptr<const Evaluator> net,
+    const std::shared_ptr<const ClassicEvaluator>& classic) {
+  if (options.eval == EvalKind::kNet) return net;
+  std::shared_ptr<const Evaluator> priors = classic;
+  if (options.shortlist > 0) {
+    priors = std::make_shared<ShortlistEvaluator>(
+        net, classic, options.shortlist, options.policy_weight);
+  }
+  if (options.net_setup_priors) {
+    priors = std::make_shared<SetupPriorsEvaluator>(net, priors);
+  }
+  return std::make_shared<CompositeEvaluator>(net, priors);
+}
+
 // Puts options.eval's evaluator into `config` (the learned one, when asked
-// for and loaded, in games of kNetPlayers; else the config's own, the
-// classic by default).
+// for and loaded: options.net in games of kNetPlayers, options.net_multi in
+// the others; else the config's own, the classic by default).
 void UseEvaluation(const SearchOptions& options, MctsConfig& config) {
-  if (options.net == nullptr || options.eval == EvalKind::kClassic) return;
+  if (options.eval == EvalKind::kClassic) return;
+  if (options.net == nullptr && options.net_multi == nullptr) return;
   auto classic = std::make_shared<ClassicEvaluator>(config.classic);
-  std::shared_ptr<const Evaluator> learned = options.net;
   if (options.eval == EvalKind::kNet) {
     // The network's priors come with its value: one call expands a node.
     config.expand_at_creation = true;
   } else {
     config.c_puct = kLearnedCPuct;
-    std::shared_ptr<const Evaluator> priors = classic;
-    if (options.shortlist > 0) {
-      priors = std::make_shared<ShortlistEvaluator>(
-          options.net, classic, options.shortlist, options.policy_weight);
-    }
-    if (options.net_setup_priors) {
-      priors = std::make_shared<SetupPriorsEvaluator>(options.net, priors);
-    }
-    learned = std::make_shared<CompositeEvaluator>(options.net, priors);
   }
-  config.evaluator =
-      std::make_shared<PlayerCountEvaluator>(kNetPlayers, learned, classic);
+  auto learned_or_classic = [&](const std::shared_ptr<const Evaluator>& net) {
+    return net == nullptr ? std::shared_ptr<const Evaluator>(classic)
+                          : Learned(options, net, classic);
+  };
+  config.evaluator = std::make_shared<PlayerCountEvaluator>(
+      kNetPlayers, learned_or_classic(options.net),
+      learned_or_classic(options.net_multi));
 }
 
 }  // namespace

@@ -66,8 +66,10 @@ struct SearchOptions {
   double policy_weight = 0;
   // The learned evaluation used when eval is kNet or kHybrid, loaded by the
   // caller (the protocol layer reads the weights file); null falls back to
-  // the classic one.
+  // the classic one. `net` is for games of 2 players, `net_multi` for 3 and
+  // 4 (a network trained on their games: --weights-multi).
   std::shared_ptr<const Evaluator> net;
+  std::shared_ptr<const Evaluator> net_multi;
 };
 
 // The GTP clock of the side to move, as time_settings/time_left describe it.

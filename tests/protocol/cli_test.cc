@@ -103,12 +103,14 @@ TEST(CliTest, EveryEvaluationPlaysAndBadWeightsStopTheStart) {
   };
   for (const auto& c : cases) {
     WriteWholeFile(file, c.contents);
-    const RunResult bad = RunWallgo("--weights " + file.string(), "name\n");
-    EXPECT_EQ(bad.exit_code, 2) << c.error;
-    EXPECT_THAT(FirstLine(bad.err),
-                StartsWith("wallgo: weights file " + file.string() + ": "));
-    EXPECT_THAT(FirstLine(bad.err), HasSubstr(c.error));
-    EXPECT_EQ(bad.out, "");
+    for (const char* flag : {"--weights ", "--weights-multi "}) {
+      const RunResult bad = RunWallgo(flag + file.string(), "name\n");
+      EXPECT_EQ(bad.exit_code, 2) << flag << c.error;
+      EXPECT_THAT(FirstLine(bad.err),
+                  StartsWith("wallgo: weights file " + file.string() + ": "));
+      EXPECT_THAT(FirstLine(bad.err), HasSubstr(c.error));
+      EXPECT_EQ(bad.out, "");
+    }
   }
   std::filesystem::remove(file);
   const RunResult missing = RunWallgo("--weights /nonexistent/w.wgn", "");

@@ -107,7 +107,10 @@ std::unique_ptr<Searcher> SelfPlaySearcher(const GenerateOptions& o, int visits,
   so.shortlist = o.shortlist;
   so.policy_weight = o.policy_weight;
   if (o.network != nullptr) {
+    // The network plays the games of o.rules, whatever their player count
+    // (a network for 3 and 4 players makes its own next generation's data).
     so.net = std::make_shared<const NetEvaluator>(o.network);
+    so.net_multi = so.net;
   }
   so.level = 10;
   return MakeLevelPlayer(so);

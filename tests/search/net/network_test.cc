@@ -644,6 +644,39 @@ TEST(NetSearch, GamesOfMorePlayersThanTheNetLearnedAreClassic) {
   }
 }
 
+// A network for 3 and 4 players (--weights-multi) is the one their games
+// use, with either eval, and 2-player games still use the other.
+TEST(NetSearch, GamesOfThreeAndFourPlayersUseTheMultiPlayerNetwork) {
+  absl::StatusOr<std::unique_ptr<NetEvaluator>> loaded =
+      NetEvaluator::Load(kWeights);
+  ASSERT_TRUE(loaded.ok());
+  const std::shared_ptr<const Evaluator> net = std::move(*loaded);
+  for (const int players : {2, 3, 4}) {
+    for (const EvalKind eval : {EvalKind::kNet, EvalKind::kHybrid}) {
+      auto two = std::make_shared<CountingEvaluator>(net);
+      auto multi = std::make_shared<CountingEvaluator>(net);
+      SearchOptions options;
+      options.visits = 200;
+      options.hash_mb = 4;
+      options.eval = eval;
+      options.net = two;
+      options.net_multi = multi;
+      std::unique_ptr<Searcher> searcher = MakeSearcher(options);
+      Rules rules;
+      rules.players = players;
+      if (players > 2) rules.setup = SetupRule::kEmpty;
+      const Position pos = *Position::Start(rules);
+      const SearchResult r = searcher->Search(pos, Limits{}, nullptr, 0);
+      EXPECT_TRUE(IsLegalMove(pos, r.best));
+      const CountingEvaluator& used = players == 2 ? *two : *multi;
+      const CountingEvaluator& unused = players == 2 ? *multi : *two;
+      EXPECT_GT(used.calls.load(), 0) << players << " players";
+      EXPECT_EQ(unused.calls.load() + unused.rankings.load(), 0)
+          << players << " players";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace wallgo::search::net
 
