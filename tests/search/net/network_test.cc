@@ -50,13 +50,19 @@ std::string TempFile(const std::string& name, const std::string& contents) {
   return path.string();
 }
 
+// Every shipped network, wallgo-multi-1 (the first for 3 and 4 players,
+// --weights-multi) too, reproduces its trainer's fixture.
 TEST(NetNetwork, ShippedWeightsComputeWhatTheTrainerComputed) {
-  for (const std::string generation : {"1", "2", "3", "4", "5", "6"}) {
-    SCOPED_TRACE("wallgo-net-" + generation);
-    absl::StatusOr<Network> net = Network::Load(kShipped + generation + ".wgn");
+  const std::string dir =
+      std::string(WALLGO_SOURCE_DIR) + "/search/net/weights/";
+  for (const std::string name :
+       {"wallgo-net-1", "wallgo-net-2", "wallgo-net-3", "wallgo-net-4",
+        "wallgo-net-5", "wallgo-net-6", "wallgo-multi-1"}) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<Network> net = Network::Load(dir + name + ".wgn");
     ASSERT_TRUE(net.ok()) << net.status();
     absl::StatusOr<FixtureReport> r =
-        CheckFixture(*net, kShipped + generation + ".fixture.json", 1e-4);
+        CheckFixture(*net, dir + name + ".fixture.json", 1e-4);
     ASSERT_TRUE(r.ok()) << r.status();
     EXPECT_GE(r->samples, 8);
     EXPECT_LT(r->max_error, 1e-4);
