@@ -621,8 +621,26 @@ TEST(NetSearch, ChangingTheEvaluationsOptionsRebuildsTheSearcher) {
   EXPECT_EQ(RootPriors(*fresh, start), net_setup);
 }
 
-// The shipped networks learned from 2-player games: in games of 3 or 4
-// players every eval searches with the classic evaluation.
+// Searches the start of a game of `players` for 200 playouts with these
+// networks (MakeSearcher, the protocol's path); the move must be legal.
+void SearchTheStart(int players, EvalKind eval,
+                    std::shared_ptr<const Evaluator> net,
+                    std::shared_ptr<const Evaluator> net_multi) {
+  SearchOptions options;
+  options.visits = 200;
+  options.hash_mb = 4;
+  options.eval = eval;
+  options.net = std::move(net);
+  options.net_multi = std::move(net_multi);
+  std::unique_ptr<Searcher> searcher = MakeSearcher(options);
+  const Position pos = *Position::Start(Rules::Default(players));
+  const SearchResult r = searcher->Search(pos, Limits{}, nullptr, 0);
+  EXPECT_TRUE(IsLegalMove(pos, r.best));
+  EXPECT_EQ(r.info.total_visits, 200);
+}
+
+// The shipped networks learned from 2-player games: without a network for
+// more players, games of 3 or 4 search with the classic evaluation.
 TEST(NetSearch, GamesOfMorePlayersThanTheNetLearnedAreClassic) {
   absl::StatusOr<std::unique_ptr<NetEvaluator>> loaded =
       NetEvaluator::Load(kWeights);
@@ -631,19 +649,7 @@ TEST(NetSearch, GamesOfMorePlayersThanTheNetLearnedAreClassic) {
   for (const int players : {3, 4}) {
     for (const EvalKind eval : {EvalKind::kNet, EvalKind::kHybrid}) {
       auto counting = std::make_shared<CountingEvaluator>(net);
-      SearchOptions options;
-      options.visits = 200;
-      options.hash_mb = 4;
-      options.eval = eval;
-      options.net = counting;
-      std::unique_ptr<Searcher> searcher = MakeSearcher(options);
-      Rules rules;
-      rules.players = players;
-      rules.setup = SetupRule::kEmpty;  // four-stone is for 2 players
-      const Position pos = *Position::Start(rules);
-      const SearchResult r = searcher->Search(pos, Limits{}, nullptr, 0);
-      EXPECT_TRUE(IsLegalMove(pos, r.best));
-      EXPECT_EQ(r.info.total_visits, 200);
+      SearchTheStart(players, eval, counting, nullptr);
       EXPECT_EQ(counting->calls.load(), 0)
           << players << " players, eval " << static_cast<int>(eval);
     }
@@ -661,19 +667,7 @@ TEST(NetSearch, GamesOfThreeAndFourPlayersUseTheMultiPlayerNetwork) {
     for (const EvalKind eval : {EvalKind::kNet, EvalKind::kHybrid}) {
       auto two = std::make_shared<CountingEvaluator>(net);
       auto multi = std::make_shared<CountingEvaluator>(net);
-      SearchOptions options;
-      options.visits = 200;
-      options.hash_mb = 4;
-      options.eval = eval;
-      options.net = two;
-      options.net_multi = multi;
-      std::unique_ptr<Searcher> searcher = MakeSearcher(options);
-      Rules rules;
-      rules.players = players;
-      if (players > 2) rules.setup = SetupRule::kEmpty;
-      const Position pos = *Position::Start(rules);
-      const SearchResult r = searcher->Search(pos, Limits{}, nullptr, 0);
-      EXPECT_TRUE(IsLegalMove(pos, r.best));
+      SearchTheStart(players, eval, two, multi);
       const CountingEvaluator& used = players == 2 ? *two : *multi;
       const CountingEvaluator& unused = players == 2 ? *multi : *two;
       EXPECT_GT(used.calls.load(), 0) << players << " players";
