@@ -262,6 +262,16 @@ TEST(NetNetwork, WiderFirstLayersComputeEveryUnit) {
             "a first layer of 96 units, this build reads 64, 128, 256");
 }
 
+// The evaluator's value of `pos`, asked with the priors of every legal move
+// (as an expansion asks it).
+Value ValueWithPriors(const NetEvaluator& eval, const Position& pos) {
+  MoveList moves;
+  GenerateMoves(pos, moves);
+  std::array<float, MoveList::kCapacity> priors;
+  return eval.Evaluate(pos, std::span(moves.begin(), moves.size()),
+                       std::span(priors.data(), moves.size()));
+}
+
 // The first layer's sums of every position of `positions` from one cache
 // (accumulator.h), each checked against fresh sums to the bit; returns the
 // cache's counts.
@@ -342,14 +352,7 @@ TEST(ThreadedNetEvaluator, ValuesDoNotDependOnWhatTheThreadEvaluatedBefore) {
   std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(11));
   auto run = [&](const std::vector<size_t>& which, std::vector<Value>& out) {
     out.resize(positions.size());
-    for (const size_t i : which) {
-      MoveList moves;
-      GenerateMoves(positions[i], moves);
-      std::array<float, MoveList::kCapacity> priors;
-      out[i] = (*eval)->Evaluate(positions[i],
-                                 std::span(moves.begin(), moves.size()),
-                                 std::span(priors.data(), moves.size()));
-    }
+    for (const size_t i : which) out[i] = ValueWithPriors(**eval, positions[i]);
   };
   std::vector<Value> a, b;
   std::thread ta(run, std::cref(order), std::ref(a));
@@ -462,12 +465,7 @@ TEST(ThreadedNetEvaluator, ThreadsGetTheSameAnswers) {
   const std::vector<Position> positions = RandomPositions(1);
   auto run = [&](std::vector<Value>& out) {
     for (const Position& pos : positions) {
-      MoveList moves;
-      GenerateMoves(pos, moves);
-      std::array<float, MoveList::kCapacity> priors;
-      out.push_back((*eval)->Evaluate(pos,
-                                      std::span(moves.begin(), moves.size()),
-                                      std::span(priors.data(), moves.size())));
+      out.push_back(ValueWithPriors(**eval, pos));
     }
   };
   std::vector<Value> alone, a, b;

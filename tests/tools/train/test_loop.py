@@ -325,9 +325,10 @@ def test_init_round_trip(top):
 def test_first_layer_clip(bin_dir, top):
     """Training keeps the first layer within what the engine's fixed-point sums
     hold (network.h), and the engine refuses a file beyond it."""
+    import torch
     import train
     net = train.Net()
-    with torch_no_grad():
+    with torch.no_grad():
         net.w1.weight[3, 5] = 9.0
         net.b1[7] = -9.0
     unclipped = os.path.join(top, "unclipped.wgn")
@@ -345,11 +346,6 @@ def test_first_layer_clip(bin_dir, top):
     refused = engine(unclipped)
     check(refused.returncode != 0 and "first-layer weight of 9 is beyond" in refused.stderr,
           f"the engine refuses a larger one: {refused.stderr.strip()[-120:]}")
-
-
-def torch_no_grad():
-    import torch
-    return torch.no_grad()
 
 
 def main():
