@@ -10,6 +10,9 @@
 # kept in a cache outside the source tree, keyed by the Abseil version, the
 # emscripten version and the flags: WALLGO_WEB_CACHE, default
 # ~/.cache/wallgo-web. Only the Abseil libraries the engine links are built.
+# With WALLGO_WEB_OFFLINE=1 (the tests) nothing is downloaded: without
+# Abseil in the cache the script says so and exits with status 77 (skip).
+# The compiler runs under ccache when there is one (EM_COMPILER_WRAPPER).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +29,7 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 for tool in emcmake em++ cmake ninja apt-get dpkg-source; do
   command -v "$tool" >/dev/null || {
     echo "tools/web/build.sh: $tool not found (apt-get install emscripten cmake ninja-build dpkg-dev)" >&2
+    [ "${WALLGO_WEB_OFFLINE:-0}" = 1 ] && exit 77
     exit 1
   }
 done
@@ -34,6 +38,9 @@ emscripten_version=$(em++ --version | sed -n '1s/.* \([0-9][0-9.]*\) .*/\1/p')
 # Abseil included.
 flags="-pthread -msimd128"
 flags_key=$(printf %s "$flags" | cksum | cut -d' ' -f1)
+if [ -z "${EM_COMPILER_WRAPPER:-}" ] && command -v ccache >/dev/null; then
+  export EM_COMPILER_WRAPPER=ccache
+fi
 
 # Debian's abseil source package, unpacked (with Debian's patches) once.
 fetch_abseil() {
@@ -54,6 +61,10 @@ EOF
 }
 
 abseil_src=$(ls -d "$cache"/src/abseil-*/ 2>/dev/null | head -1 || true)
+if [ -z "$abseil_src" ] && [ "${WALLGO_WEB_OFFLINE:-0}" = 1 ]; then
+  echo "skipped: no Abseil source in $cache (run tools/web/build.sh once, online)" >&2
+  exit 77
+fi
 if [ -z "$abseil_src" ]; then
   echo "fetching Debian's abseil source package into $cache/src" >&2
   fetch_abseil
@@ -83,7 +94,8 @@ emcmake cmake -S "$repo" -B "$build/engine" -G Ninja \
   -DWALLGO_WEB_ABSEIL_BUILD="$abseil_prefix/build" \
   -DWALLGO_WEB_ABSEIL_INCLUDE="$abseil_src" \
   -DWALLGO_WEB_FLAGS="$flags" >&2
-cmake --build "$build/engine" -j "$jobs" --target wallgo-web >&2
+cmake --build "$build/engine" -j "$jobs" --target wallgo-web \
+  wallgo-net-values >&2
 
 rm -rf "$out"
 mkdir -p "$out/engine"

@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""The WebAssembly engine (tools/web, docs/web.md) against the native one.
+
+Run by CTest after the `web_build` test has built this checkout for wasm
+(tools/web/build.sh into --web-build); exits 77 (CTest: skipped), saying
+why, when that build is missing. Both engines get the same protocol lines
+and must print the same bytes: perft counts, and with one thread, a seed
+and a fixed number of visits, the moves the search plays; and the network's
+values and priors, printed as exact hexadecimal floats, must be equal to
+the bit.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import unittest
+
+ARGS = None  # the command line, parsed before unittest runs
+
+# Node 20 and emscripten's output (docs/web.md).
+NODE_ENV = dict(os.environ, NODE_PATH="/usr/share/nodejs")
+
+
+def node_runner():
+    return os.path.join(ARGS.web_build, "site", "engine", "wallgo-node.js")
+
+
+def run(command, text, timeout=240):
+    done = subprocess.run(command, input=text, capture_output=True,
+                          text=True, timeout=timeout, env=NODE_ENV)
+    return done.returncode, done.stdout, done.stderr
+
+
+def both(flags, text):
+    """(native stdout, wasm stdout) of the same flags and protocol lines."""
+    code, native, err = run([ARGS.wallgo] + flags, text)
+    assert code == 0, err
+    code, wasm, err = run(["node", node_runner()] + flags, text)
+    assert code == 0, err
+    return native, wasm
+
+
+# A few turns of games of 2, 3 and 4 players, each searched, then counted.
+SEARCH_AND_PERFT = """\
+newgame
+perft 4
+genmove red
+genmove blue
+genmove red
+genmove blue
+perft 3
+newgame players=3
+genmove red
+genmove blue
+genmove green
+perft 3
+newgame players=4 wall-limit=2
+genmove red
+genmove blue
+perft 3
+quit
+"""
+
+
+class WasmEqualsNative(unittest.TestCase):
+    def test_perft_and_fixed_visit_moves_are_equal(self):
+        flags = ["--threads", "1", "--visits", "300", "--movetime", "0",
+                 "--seed", "11", "--hash", "32"]
+        native, wasm = both(flags, SEARCH_AND_PERFT)
+        self.assertIn("= 3575880", native)  # perft 4 of the start
+        self.assertEqual(native, wasm)
+
+    def test_the_network_values_are_equal_to_the_bit(self):
+        for flags in (["--eval", "net"], ["--eval", "hybrid"]):
+            native, wasm = both(
+                ["--threads", "1", "--visits", "400", "--movetime", "0",
+                 "--seed", "5", "--hash", "32"] + flags,
+                "genmove red\ngenmove blue\ngenmove red\nquit\n")
+            self.assertEqual(native, wasm, flags)
+        code, native, err = run([ARGS.net_values, "3", "7"], "")
+        self.assertEqual(code, 0, err)
+        wasm_program = os.path.join(ARGS.web_build, "engine", "bin",
+                                    "wallgo-net-values.js")
+        code, wasm, err = run(["node", "--no-experimental-fetch",
+                               wasm_program, "3", "7"], "")
+        self.assertEqual(code, 0, err)
+        self.assertGreater(len(native.splitlines()), 50)
+        self.assertEqual(native, wasm)
+
+    def test_bad_input_is_answered_not_fatal(self):
+        code, out, err = run(["node", node_runner()],
+                             "bogus\n7 play z9\nset_option hash 999999\n"
+                             "8 name\nquit\n")
+        self.assertEqual(code, 0, err)
+        answers = out.split("\n\n")
+        self.assertTrue(answers[0].startswith("? "), out)
+        self.assertTrue(answers[1].startswith("?7 "), out)
+        self.assertTrue(answers[2].startswith("? "), out)
+        self.assertEqual(answers[3], "=8 wallgo")
+
+    def test_a_bad_flag_is_a_usage_error(self):
+        code, _, err = run(["node", node_runner(), "--bogus", "1"], "")
+        self.assertEqual(code, 2)
+        self.assertIn("--bogus", err)
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--web-build", required=True)
+    parser.add_argument("--wallgo", required=True)
+    parser.add_argument("--net-values", required=True)
+    ARGS, rest = parser.parse_known_args()
+    if not os.path.exists(node_runner()):
+        print(f"skipped: no wasm build in {ARGS.web_build} "
+              "(the web_build test makes it; see its output)")
+        sys.exit(77)
+    unittest.main(argv=[sys.argv[0]] + rest)
+
+
+if __name__ == "__main__":
+    main()
