@@ -1,5 +1,5 @@
 // The engine's input in the WebAssembly build: lines handed over by the
-// JavaScript side (wallgo_send), read by the protocol session as a stream.
+// JavaScript side (wallgo_input), read by the protocol session as a stream.
 // A browser has no stdin for the engine to read, and in Node reading fd 0
 // from a thread would hold the JavaScript thread that prints the answers.
 #pragma once
@@ -14,7 +14,7 @@ namespace wallgo::web {
 
 class LineChannel : public std::streambuf {
  public:
-  // Appends `text` (whole lines, each ending in '\n') for the reader.
+  // Appends `text` (any bytes; lines end with '\n') for the reader.
   void Push(std::string_view text);
   // The end of input: the reader sees end-of-file once the rest is read.
   void Close();

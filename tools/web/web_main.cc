@@ -1,7 +1,7 @@
 // The engine in WebAssembly (docs/web.md): the text protocol of
-// docs/protocol.md, its lines handed in by JavaScript (wallgo_send) rather
-// than read from stdin, its answers printed as the native engine prints
-// them (emscripten hands each line to the page's or the Node runner's print
+// docs/protocol.md, its input handed in by JavaScript (wallgo_input) rather
+// than read from stdin, its answers printed as the native engine prints them
+// (emscripten hands each line to the page's or the Node runner's print
 // callback). The options are the native engine's defaults but a smaller
 // hash (browsers, phones most of all, give a page little memory); the
 // arguments `--NAME VALUE` set the protocol's options (those of setoption)
@@ -10,6 +10,7 @@
 #include <emscripten/emscripten.h>
 
 #include <iostream>
+#include <string_view>
 #include <istream>
 
 #include "absl/strings/match.h"
@@ -83,12 +84,11 @@ int Main(int argc, char** argv) {
 
 extern "C" {
 
-// One line of input, without its newline (JavaScript's onmessage or the
-// Node runner's stdin).
-EMSCRIPTEN_KEEPALIVE void wallgo_send(const char* line) {
-  std::string text(line);
-  text.push_back('\n');
-  wallgo::web::Input().Push(text);
+// Bytes of input, as they would come on stdin (lines end with '\n'): the
+// Node runner hands its stdin over unchanged, the Web Worker each message
+// with a newline, so that the engine splits and cleans lines itself.
+EMSCRIPTEN_KEEPALIVE void wallgo_input(const char* bytes, int size) {
+  wallgo::web::Input().Push(std::string_view(bytes, size));
 }
 
 // The end of input, as when stdin closes: the session ends.

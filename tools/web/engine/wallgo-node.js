@@ -7,7 +7,6 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const readline = require('readline');
 const WallgoEngine = require('./wallgo-web.js');
 
 const wasm = path.join(__dirname, 'wallgo-web.wasm');
@@ -19,8 +18,14 @@ WallgoEngine({
   printErr: (line) => process.stderr.write(line + '\n'),
   arguments: process.argv.slice(2),
 }).then((engine) => {
-  const send = (line) => engine.ccall('wallgo_send', null, ['string'], [line]);
-  const input = readline.createInterface({ input: process.stdin });
-  input.on('line', send);
-  input.on('close', () => engine.ccall('wallgo_close_input', null, [], []));
+  // stdin's bytes go to the engine unchanged, in pieces small enough for
+  // the stack ccall copies them onto; the engine splits the lines.
+  const piece = 1 << 16;
+  process.stdin.on('data', (data) => {
+    for (let at = 0; at < data.length; at += piece) {
+      const bytes = data.subarray(at, at + piece);
+      engine.ccall('wallgo_input', null, ['array', 'number'], [bytes, bytes.length]);
+    }
+  });
+  process.stdin.on('end', () => engine.ccall('wallgo_close_input', null, [], []));
 });

@@ -7,6 +7,7 @@
 const engineScript = new URL('wallgo-web.js', self.location.href).href;
 importScripts(engineScript);
 
+const encoder = new TextEncoder();
 const pending = [];  // lines sent before the engine started
 let send = (line) => pending.push(line);
 
@@ -20,7 +21,10 @@ WallgoEngine({
     close();
   },
 }).then((engine) => {
-  send = (line) => engine.ccall('wallgo_send', null, ['string'], [line]);
+  send = (line) => {
+    const bytes = encoder.encode(line + '\n');
+    engine.ccall('wallgo_input', null, ['array', 'number'], [bytes, bytes.length]);
+  };
   pending.splice(0).forEach(send);
 }, (error) => {
   postMessage('# wallgo: the engine did not start: ' + error);
