@@ -1,14 +1,12 @@
 #!/usr/bin/python3
 """The engine's Web Worker (tools/web/engine/wallgo.mjs) in a real browser:
 Debian's chromium via chromium-driver and python3-selenium, headless, on
-the site tools/web/build.sh made, served on loopback by a small static
-server started here (with or without the COOP/COEP headers).
+the site tools/web/build.sh made, served on loopback by tools/web/serve.py
+on a thread here (with or without the COOP/COEP headers).
 
 Exits 77 (CTest: skipped), saying why, when the wasm build is missing.
 """
 import argparse
-import functools
-import http.server
 import os
 import sys
 import threading
@@ -19,30 +17,18 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "tools", "web"))
+import serve  # noqa: E402  (tools/web/serve.py: the COOP/COEP static server)
+
 SITE = None  # the built site (--site)
-
-
-class Handler(http.server.SimpleHTTPRequestHandler):
-    isolate = True  # send COOP/COEP (class attribute, set per server)
-
-    def end_headers(self):
-        if self.isolate:
-            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-    def log_message(self, *args):
-        pass
 
 
 class StaticServer:
     """The site on 127.0.0.1, a free port, on a thread of this process."""
 
     def __init__(self, isolate):
-        handler = type("SiteHandler", (Handler,), {"isolate": isolate})
-        self.httpd = http.server.ThreadingHTTPServer(
-            ("127.0.0.1", 0), functools.partial(handler, directory=SITE))
+        self.httpd = serve.make_server(SITE, 0, isolate)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
