@@ -10,8 +10,8 @@
 #include <emscripten/emscripten.h>
 
 #include <iostream>
-#include <string_view>
 #include <istream>
+#include <string_view>
 
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
@@ -43,13 +43,15 @@ bool SetOptionsFromArguments(int argc, char** argv,
   for (int i = 1; i < argc; i += 2) {
     const absl::string_view flag = argv[i];
     const protocol::OptionSpec* spec =
-        absl::StartsWith(flag, "--") ? protocol::FindOption(flag.substr(2)) : nullptr;
+        absl::StartsWith(flag, "--") ? protocol::FindOption(flag.substr(2))
+                                     : nullptr;
     if (spec == nullptr || i + 1 == argc) {
       std::cerr << "wallgo: " << flag
                 << ": expected --OPTION VALUE, OPTION one of list_options\n";
       return false;
     }
-    if (absl::Status s = protocol::SetOptionFromText(options, *spec, argv[i + 1]);
+    if (absl::Status s =
+            protocol::SetOptionFromText(options, *spec, argv[i + 1]);
         !s.ok()) {
       std::cerr << "wallgo: " << flag << ": " << s.message() << "\n";
       return false;
@@ -92,9 +94,7 @@ EMSCRIPTEN_KEEPALIVE void wallgo_input(const char* bytes, int size) {
 }
 
 // The end of input, as when stdin closes: the session ends.
-EMSCRIPTEN_KEEPALIVE void wallgo_close_input() {
-  wallgo::web::Input().Close();
-}
+EMSCRIPTEN_KEEPALIVE void wallgo_close_input() { wallgo::web::Input().Close(); }
 
 }  // extern "C"
 
