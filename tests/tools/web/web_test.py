@@ -111,6 +111,22 @@ class WasmEqualsNative(unittest.TestCase):
         self.assertGreater(len(native.splitlines()), 50)
         self.assertEqual(native, wasm)
 
+    def test_the_basics_transcript_is_native_s_but_for_the_hash_limit(self):
+        # tests/protocol/golden/basics.in (web_protocol_test runs the other
+        # transcripts): the whole input at once, as that test sends it.
+        golden = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                              "..", "..", "protocol", "golden", "basics.in")
+        text = open(golden).read()
+        flags = ["--threads", "1", "--visits", "40", "--movetime", "0",
+                 "--seed", "7", "--hash", "16"]
+        code, native, err = run([ARGS.wallgo] + flags, text)
+        self.assertEqual(code, 0, err)
+        code, wasm, err = run(["node", node_runner()] + flags, text)
+        self.assertEqual(code, 0, err)
+        native_limit = "hash type=int min=1 max=65536 "
+        self.assertIn(native_limit, native)
+        self.assertEqual(native.replace(native_limit, "hash type=int min=1 max=1024 "), wasm)
+
     def test_bad_input_is_answered_not_fatal(self):
         code, out, err = run(["node", node_runner()],
                              "bogus\n7 play z9\nset_option hash 999999\n"
