@@ -22,6 +22,14 @@ build=${WALLGO_WEB_BUILD:-$repo/build-web}
 cache=${WALLGO_WEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wallgo-web}
 jobs=${WALLGO_WEB_JOBS:-$(nproc)}
 
+# OUT is replaced only when it is a site this script made (or empty), so
+# that a mistyped folder loses nothing.
+if [ -e "$out" ] && [ -n "$(ls -A "$out")" ] &&
+  [ ! -f "$out/engine/wallgo-web.wasm" ]; then
+  echo "tools/web/build.sh: $out is not empty and holds no site made here: give another folder" >&2
+  exit 1
+fi
+
 # The image's Node does not search Debian's Node modules, which
 # emscripten's JS optimizer needs (acorn).
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
