@@ -1,5 +1,5 @@
 // wallgo: the Wall Go engine. With no job it speaks the text protocol of
-// PROTOCOL.md on stdin/stdout; `wallgo perft` and `wallgo bench` are
+// docs/protocol.md on stdin/stdout; `wallgo perft` and `wallgo bench` are
 // one-shot jobs; `wallgo analysis` answers JSON queries (docs/analysis.md). Bad
 // flags print a one-line error and the usage, status 2.
 #include <fstream>
