@@ -8,7 +8,9 @@ checkout this file is in):
   Markdown file it names (GitHub's rule for heading ids);
 - no tracked file cites the specs that lived outside the repository (the
   rules, protocol, search, training and web notes, or a ../shared folder):
-  the repository's own docs/rules.md, docs/protocol.md, ... hold them now.
+  the repository's own docs/rules.md, docs/protocol.md, ... hold them now;
+- every docs/NAME.md that a tracked file names (a code comment, a script's
+  help) exists.
 
 Prints one line per problem (file:line: what) and exits 1 if there is any.
 Costs well under a second.
@@ -27,6 +29,7 @@ OUTSIDE_NAMES = ["RULES", "PROTOCOL", "SEARCH-NOTES", "TRAINING-NOTES",
 OUTSIDE_SPEC = re.compile(
     r"\b(" + "|".join(re.escape(n) for n in OUTSIDE_NAMES) + r")\.md\b"
     + "|" + re.escape("..") + r"/shared\b")
+DOC_PATH = re.compile(r"(?<![\w./-])docs/[\w./-]*?\.md\b")
 
 
 def prose_lines(text):
@@ -135,6 +138,10 @@ def outside_citations(root):
             if m:
                 problems.append(f"{name}:{number}: cites {m.group(0)}, "
                                 "which is not in the repository")
+            for doc in DOC_PATH.findall(line):
+                if not os.path.isfile(os.path.join(root, doc)):
+                    problems.append(f"{name}:{number}: names {doc}, "
+                                    "which is not in the repository")
     return problems
 
 
