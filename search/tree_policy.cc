@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "engine/movegen.h"
 
@@ -52,12 +53,16 @@ void RefreshUtility(Edge& e, float u) {
 
 // A decided node takes its best child's value, not an average; a proven
 // child may decide its parent.
-bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight) {
+// With `count` visits added at once (PendingVisits), when one of the weights
+// they pass, [weight, weight + count), would have had the full recompute.
+bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight,
+                        int32_t count = 1) {
   const int tried = n.tried.load(std::memory_order_relaxed);
+  const int32_t period = std::max(kFullEvery, tried / kFullShare);
   return n.proof.load(std::memory_order_relaxed) != Proof::kNone ||
          child.proof.load(std::memory_order_acquire) != Proof::kNone ||
          tried <= kAlwaysFullUpTo ||
-         weight % std::max(kFullEvery, tried / kFullShare) == 0;
+         (weight + count - 1) / period != (weight - 1) / period;
 }
 
 // The index of the first largest of `values[0, count)` (0 when count is 0).
@@ -81,9 +86,9 @@ int FirstLargest(const double* values, int count) {
   return 0;
 }
 
-}  // namespace
-
-int SelectEdge(Graph& graph, Node& n, double c_puct) {
+// The edge of n with the best PUCT score (SelectEdge), and its visits; adds
+// no virtual loss.
+std::pair<int, int32_t> BestEdge(Graph& graph, Node& n, double c_puct) {
   const int count = EdgesToRead(n, true);
   // The edges are read once, into plain arrays, on which the scores are
   // then computed in vector registers (the divisions were most of the time).
@@ -107,9 +112,28 @@ int SelectEdge(Graph& graph, Node& n, double c_puct) {
     score[i] = q[i] + explore * prior[i] / (1 + tries[i]);
   }
   const int best = FirstLargest(score.data(), count);
+  return {best, count > 0 ? tries[best] : 0};
+}
+
+}  // namespace
+
+int SelectEdge(Graph& graph, Node& n, double c_puct) {
+  const int best = BestEdge(graph, n, c_puct).first;
   graph.edge(n, best).virtual_loss.fetch_add(1, std::memory_order_relaxed);
   MarkTried(n, best);
   return best;
+}
+
+PathStep SelectStep(Graph& graph, NodeId id, double c_puct,
+                    int32_t defer_from) {
+  Node& n = graph.node(id);
+  const auto [best, tries] = BestEdge(graph, n, c_puct);
+  const bool deferred = defer_from > 0 && tries >= defer_from;
+  if (!deferred) {
+    graph.edge(n, best).virtual_loss.fetch_add(1, std::memory_order_relaxed);
+  }
+  MarkTried(n, best);
+  return {id, best, deferred};
 }
 
 ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
@@ -152,16 +176,69 @@ ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
   return change;
 }
 
-void Backup(Graph& graph, const std::vector<PathStep>& path, int players) {
+void Backup(Graph& graph, const std::vector<PathStep>& path, int players,
+            PendingVisits* pending) {
   if (path.empty()) return;
   const PathStep& last = path.back();
   const NodeId leaf = graph.edge(graph.node(last.node), last.edge)
                           .child.load(std::memory_order_acquire);
   ValueChange change;
   change.before = change.after = graph.node(leaf).q.Load(players);
-  for (auto it = path.rbegin(); it != path.rend(); ++it) {
-    change = AddVisit(graph, graph.node(it->node), it->edge, change, players);
+  for (int depth = static_cast<int>(path.size()) - 1; depth >= 0; --depth) {
+    const PathStep& step = path[depth];
+    Node& n = graph.node(step.node);
+    if (step.deferred) {
+      pending->Add(step, depth);
+      change.before = change.after = n.q.Load(players);
+    } else {
+      change = AddVisit(graph, n, step.edge, change, players);
+    }
   }
+}
+
+void PendingVisits::Add(const PathStep& step, int depth) {
+  for (Entry& e : entries_) {
+    if (e.node == step.node && e.edge == step.edge && e.depth == depth) {
+      ++e.count;
+      return;
+    }
+  }
+  entries_.push_back({step.node, step.edge, depth, 1});
+}
+
+void PendingVisits::Flush(Graph& graph, int players) {
+  std::stable_sort(
+      entries_.begin(), entries_.end(),
+      [](const Entry& a, const Entry& b) { return a.depth > b.depth; });
+  for (const Entry& entry : entries_) {
+    Node& n = graph.node(entry.node);
+    Edge& e = graph.edge(n, entry.edge);
+    const int32_t weight = n.weight.load(std::memory_order_relaxed);
+    e.visits.fetch_add(entry.count, std::memory_order_acq_rel);
+    const NodeId child = e.child.load(std::memory_order_acquire);
+    if (n.proof.load(std::memory_order_relaxed) == Proof::kExact ||
+        child == kNoNode) {
+      continue;
+    }
+    const Node& c = graph.node(child);
+    const Value v = c.q.Load(players);
+    e.utility.store(v.Utility(n.to_move), std::memory_order_relaxed);
+    if (NeedsFullRecompute(n, c, weight, entry.count)) {
+      UpdateNode(graph, n, players);
+      continue;
+    }
+    // Q' = (W Q + count q_c) / (W + count): the child's value, unchanged
+    // in the visits counted before, for `count` more visits.
+    Value q = n.q.Load(players);
+    const float total = static_cast<float>(weight + entry.count);
+    for (int k = 0; k < players; ++k) {
+      q.win[k] = (weight * q.win[k] + entry.count * v.win[k]) / total;
+      q.margin[k] = (weight * q.margin[k] + entry.count * v.margin[k]) / total;
+    }
+    n.q.Store(q, players);
+    n.weight.store(weight + entry.count, std::memory_order_relaxed);
+  }
+  entries_.clear();
 }
 
 void UpdateNode(Graph& graph, Node& n, int players) {

@@ -104,6 +104,54 @@ TEST_F(TreePolicyTest, BackupCountsVisitsAndClearsVirtualLoss) {
   EXPECT_NEAR(graph_.node(root).q.Load().win[0], (0.5f + mid_win) / 2, 1e-6);
 }
 
+TEST_F(TreePolicyTest, ABusyEdgeIsDeferredWithoutAVirtualLoss) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  const NodeId a = Add(1, TwoPlayer(0.9f, 10));
+  const NodeId b = Add(1, TwoPlayer(0.1f, -6));
+  Expand(root, {a, b});
+  EdgeOf(root, 0).visits.store(10);
+  // A small c_puct: the better edge is chosen both times.
+  const PathStep busy = SelectStep(graph_, root, 0.01, /*defer_from=*/10);
+  EXPECT_EQ(busy.edge, 0);
+  EXPECT_TRUE(busy.deferred);
+  EXPECT_EQ(EdgeOf(root, 0).virtual_loss.load(), 0);
+  const PathStep quiet = SelectStep(graph_, root, 0.01, /*defer_from=*/11);
+  EXPECT_EQ(quiet.edge, 0);
+  EXPECT_FALSE(quiet.deferred);
+  EXPECT_EQ(EdgeOf(root, 0).virtual_loss.load(), 1);
+}
+
+TEST_F(TreePolicyTest, DeferredVisitsWaitForTheFlushAndThenCountInOneStep) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  const NodeId mid = Add(1, TwoPlayer(0.4f, -2));
+  const NodeId leaf = Add(0, TwoPlayer(0.2f, -8));
+  Expand(root, {mid});
+  Expand(mid, {leaf});
+  PendingVisits pending;
+  for (int playout = 0; playout < 3; ++playout) {
+    // Taken as SelectStep takes a busy edge: deferred, no virtual loss.
+    const PathStep top = {root, 0, /*deferred=*/true};
+    const PathStep below = SelectStep(graph_, mid, 1.0, /*defer_from=*/0);
+    Backup(graph_, {top, below}, kPlayers, &pending);
+  }
+  // The step below counted at once; the root's waits, and took no loss.
+  EXPECT_EQ(EdgeOf(mid, 0).visits.load(), 3);
+  EXPECT_EQ(EdgeOf(root, 0).visits.load(), 0);
+  EXPECT_EQ(EdgeOf(root, 0).virtual_loss.load(), 0);
+  EXPECT_NEAR(graph_.node(root).q.Load().win[0], 0.5f, 1e-6);
+  pending.Flush(graph_, kPlayers);
+  EXPECT_TRUE(pending.empty());
+  EXPECT_EQ(EdgeOf(root, 0).visits.load(), 3);
+  EXPECT_EQ(graph_.node(root).weight.load(), 4);
+  // The root's value as a full recompute has it: its eval and 3 visits of
+  // mid's value now.
+  const float mid_win = graph_.node(mid).q.Load().win[0];
+  EXPECT_NEAR(graph_.node(root).q.Load().win[0], (0.5f + 3 * mid_win) / 4,
+              1e-6);
+  EXPECT_NEAR(EdgeOf(root, 0).utility.load(), graph_.node(mid).q.Utility(0),
+              1e-6);
+}
+
 TEST_F(TreePolicyTest, ChildThatIsASureWinDecidesTheParent) {
   const NodeId root = Add(0, TwoPlayer(0.5f, 0));
   const NodeId unknown = Add(1, TwoPlayer(0.7f, 3));
