@@ -494,37 +494,37 @@ TEST(MctsThreadedTest, ThreadedGameReusesTheGraph) {
   }
 }
 
-TEST(MctsThreadedTest, ThreadedSearchRecyclesAFullGraph) {
+// Searches bench position 5 with a 12000-playout budget: a legal move, the
+// whole budget counted on the root's edges, a consistent graph, and at least
+// one recycling when `must_recycle`.
+void ExpectAWholeThreadedSearch(MctsSearcher& searcher, bool must_recycle) {
   const Position pos = BenchStart(BenchPositions()[5]);
-  MctsSearcher searcher(Options(12000, 2, /*hash_mb=*/1));
   const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
   EXPECT_TRUE(Legal(pos, r.best));
   EXPECT_EQ(r.info.total_visits, 12000);
-  EXPECT_GE(searcher.last_recycles(), 1);
+  if (must_recycle) {
+    EXPECT_GE(searcher.last_recycles(), 1);
+  }
   const GraphAudit audit =
       AuditGraph(searcher.graph(), pos, 12000, /*one_thread=*/false);
   EXPECT_TRUE(audit.errors.empty()) << audit.errors.front();
+}
+
+TEST(MctsThreadedTest, ThreadedSearchRecyclesAFullGraph) {
+  MctsSearcher searcher(Options(12000, 2, /*hash_mb=*/1));
+  ExpectAWholeThreadedSearch(searcher, /*must_recycle=*/true);
 }
 
 // Visits through busy edges, deferred to each thread's next batch, are all
 // written by the end of the search, across recyclings too: the root's edges
 // count every playout, and no virtual loss is left (AuditGraph).
 TEST(MctsThreadedTest, ThreadedDeferredVisitsAreAllCounted) {
-  const Position pos = BenchStart(BenchPositions()[5]);
   MctsConfig config;
   config.deferred_visits_per_thread = 1;  // nearly every visit deferred
   config.deferred_batch = 8;
   for (int hash_mb : {16, 1}) {
     MctsSearcher searcher(Options(12000, 3, hash_mb), config);
-    const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
-    EXPECT_TRUE(Legal(pos, r.best));
-    EXPECT_EQ(r.info.total_visits, 12000);
-    if (hash_mb == 1) {
-      EXPECT_GE(searcher.last_recycles(), 1);
-    }
-    const GraphAudit audit =
-        AuditGraph(searcher.graph(), pos, 12000, /*one_thread=*/false);
-    EXPECT_TRUE(audit.errors.empty()) << audit.errors.front();
+    ExpectAWholeThreadedSearch(searcher, /*must_recycle=*/hash_mb == 1);
   }
 }
 

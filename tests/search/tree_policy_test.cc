@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -54,6 +55,24 @@ class TreePolicyTest : public ::testing::Test {
     }
     return tried;
   }
+  // A root (red to move) with a good child for red, (0.9, +10), and a bad
+  // one, (0.1, -6), through edges with these visits.
+  NodeId RootOfGoodAndBad(int32_t good_visits, int32_t bad_visits) {
+    const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+    Expand(root, {Add(1, TwoPlayer(0.9f, 10)), Add(1, TwoPlayer(0.1f, -6))});
+    EdgeOf(root, 0).visits.store(good_visits);
+    EdgeOf(root, 1).visits.store(bad_visits);
+    return root;
+  }
+  // root -> mid -> leaf, one edge each, nothing visited: root and mid.
+  std::pair<NodeId, NodeId> RootMidLeaf() {
+    const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+    const NodeId mid = Add(1, TwoPlayer(0.4f, -2));
+    const NodeId leaf = Add(0, TwoPlayer(0.2f, -8));
+    Expand(root, {mid});
+    Expand(mid, {leaf});
+    return {root, mid};
+  }
   Edge& EdgeOf(NodeId parent, int i) {
     return graph_.edge(graph_.node(parent), i);
   }
@@ -63,12 +82,7 @@ class TreePolicyTest : public ::testing::Test {
 };
 
 TEST_F(TreePolicyTest, NodeValueIsEvalPlusVisitWeightedChildren) {
-  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
-  const NodeId a = Add(1, TwoPlayer(0.9f, 10));
-  const NodeId b = Add(1, TwoPlayer(0.1f, -6));
-  Expand(root, {a, b});
-  EdgeOf(root, 0).visits.store(3);
-  EdgeOf(root, 1).visits.store(1);
+  const NodeId root = RootOfGoodAndBad(3, 1);
   UpdateNode(graph_, graph_.node(root), kPlayers);
   const Value q = graph_.node(root).q.Load();
   EXPECT_NEAR(q.win[0], (0.5 + 3 * 0.9 + 1 * 0.1) / 5, 1e-6);
@@ -87,11 +101,7 @@ TEST_F(TreePolicyTest, VirtualLossSendsTheNextThreadElsewhere) {
 }
 
 TEST_F(TreePolicyTest, BackupCountsVisitsAndClearsVirtualLoss) {
-  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
-  const NodeId mid = Add(1, TwoPlayer(0.4f, -2));
-  const NodeId leaf = Add(0, TwoPlayer(0.2f, -8));
-  Expand(root, {mid});
-  Expand(mid, {leaf});
+  const auto [root, mid] = RootMidLeaf();
   const int e0 = SelectEdge(graph_, graph_.node(root), 1.0);
   const int e1 = SelectEdge(graph_, graph_.node(mid), 1.0);
   Backup(graph_, {{root, e0}, {mid, e1}}, kPlayers);
@@ -105,11 +115,7 @@ TEST_F(TreePolicyTest, BackupCountsVisitsAndClearsVirtualLoss) {
 }
 
 TEST_F(TreePolicyTest, ABusyEdgeIsDeferredWithoutAVirtualLoss) {
-  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
-  const NodeId a = Add(1, TwoPlayer(0.9f, 10));
-  const NodeId b = Add(1, TwoPlayer(0.1f, -6));
-  Expand(root, {a, b});
-  EdgeOf(root, 0).visits.store(10);
+  const NodeId root = RootOfGoodAndBad(10, 0);
   // A small c_puct: the better edge is chosen both times.
   const PathStep busy = SelectStep(graph_, root, 0.01, /*defer_from=*/10);
   EXPECT_EQ(busy.edge, 0);
@@ -122,11 +128,7 @@ TEST_F(TreePolicyTest, ABusyEdgeIsDeferredWithoutAVirtualLoss) {
 }
 
 TEST_F(TreePolicyTest, DeferredVisitsWaitForTheFlushAndThenCountInOneStep) {
-  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
-  const NodeId mid = Add(1, TwoPlayer(0.4f, -2));
-  const NodeId leaf = Add(0, TwoPlayer(0.2f, -8));
-  Expand(root, {mid});
-  Expand(mid, {leaf});
+  const auto [root, mid] = RootMidLeaf();
   PendingVisits pending;
   for (int playout = 0; playout < 3; ++playout) {
     // Taken as SelectStep takes a busy edge: deferred, no virtual loss.
