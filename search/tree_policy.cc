@@ -56,7 +56,7 @@ void RefreshUtility(Edge& e, float u) {
 // With `count` visits added at once (PendingVisits), when one of the weights
 // they pass, [weight, weight + count), would have had the full recompute.
 bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight,
-                        int32_t count = 1) {
+                        int32_t count) {
   const int tried = n.tried.load(std::memory_order_relaxed);
   const int32_t period = std::max(kFullEvery, tried / kFullShare);
   return n.proof.load(std::memory_order_relaxed) != Proof::kNone ||
@@ -136,6 +136,46 @@ PathStep SelectStep(Graph& graph, NodeId id, double c_puct,
   return {id, best, deferred};
 }
 
+namespace {
+
+// Moves n's value for `count` visits just counted on edge e (whose child's
+// value went from child.before to child.after), the weight and the edge's
+// visits read before they were counted: a full recompute where one is due,
+// else Q' = (W Q + N (q'_c - q_c) + count q'_c) / (W + count), the child's
+// new value replacing its old one in the N visits counted before.
+ValueChange CountVisits(Graph& graph, Node& n, Edge& e, int32_t weight,
+                        int32_t old_visits, int32_t count,
+                        const ValueChange& child, int players) {
+  e.utility.store(child.after.Utility(n.to_move), std::memory_order_relaxed);
+  ValueChange change;
+  change.before = n.q.Load(players);
+  const Node& c = graph.node(e.child.load(std::memory_order_acquire));
+  if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) {
+    change.after = change.before;
+  } else if (NeedsFullRecompute(n, c, weight, count)) {
+    UpdateNode(graph, n, players);
+    change.after = n.q.Load(players);
+  } else {
+    auto step = [&](float q, float child_before, float child_after) {
+      return (weight * q + old_visits * (child_after - child_before) +
+              count * child_after) /
+             static_cast<float>(weight + count);
+    };
+    for (int k = 0; k < players; ++k) {
+      change.after.win[k] =
+          step(change.before.win[k], child.before.win[k], child.after.win[k]);
+      change.after.margin[k] =
+          step(change.before.margin[k], child.before.margin[k],
+               child.after.margin[k]);
+    }
+    n.q.Store(change.after, players);
+    n.weight.store(weight + count, std::memory_order_relaxed);
+  }
+  return change;
+}
+
+}  // namespace
+
 ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
                      int players) {
   Edge& e = graph.edge(n, i);
@@ -146,34 +186,7 @@ ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
   const int32_t weight = n.weight.load(std::memory_order_relaxed);
   const int32_t old_visits = e.visits.fetch_add(1, std::memory_order_acq_rel);
   e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
-  e.utility.store(child.after.Utility(n.to_move), std::memory_order_relaxed);
-  ValueChange change;
-  change.before = n.q.Load(players);
-  const Node& c = graph.node(e.child.load(std::memory_order_acquire));
-  if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) {
-    change.after = change.before;
-  } else if (NeedsFullRecompute(n, c, weight)) {
-    UpdateNode(graph, n, players);
-    change.after = n.q.Load(players);
-  } else {
-    // Q' = (W Q + N (q'_c - q_c) + q'_c) / (W + 1): the child's new value
-    // replaces its old one in the N visits counted before, plus one visit.
-    auto step = [&](float q, float child_before, float child_after) {
-      return (weight * q + old_visits * (child_after - child_before) +
-              child_after) /
-             static_cast<float>(weight + 1);
-    };
-    for (int k = 0; k < players; ++k) {
-      change.after.win[k] =
-          step(change.before.win[k], child.before.win[k], child.after.win[k]);
-      change.after.margin[k] =
-          step(change.before.margin[k], child.before.margin[k],
-               child.after.margin[k]);
-    }
-    n.q.Store(change.after, players);
-    n.weight.store(weight + 1, std::memory_order_relaxed);
-  }
-  return change;
+  return CountVisits(graph, n, e, weight, old_visits, 1, child, players);
 }
 
 void Backup(Graph& graph, const std::vector<PathStep>& path, int players,
@@ -188,7 +201,7 @@ void Backup(Graph& graph, const std::vector<PathStep>& path, int players,
     const PathStep& step = path[depth];
     Node& n = graph.node(step.node);
     if (step.deferred) {
-      pending->Add(step, depth);
+      pending->Add(step, depth, change.before);
       change.before = change.after = n.q.Load(players);
     } else {
       change = AddVisit(graph, n, step.edge, change, players);
@@ -196,14 +209,15 @@ void Backup(Graph& graph, const std::vector<PathStep>& path, int players,
   }
 }
 
-void PendingVisits::Add(const PathStep& step, int depth) {
+void PendingVisits::Add(const PathStep& step, int depth,
+                        const Value& child_before) {
   for (Entry& e : entries_) {
     if (e.node == step.node && e.edge == step.edge && e.depth == depth) {
       ++e.count;
       return;
     }
   }
-  entries_.push_back({step.node, step.edge, depth, 1});
+  entries_.push_back({step.node, step.edge, depth, 1, child_before});
 }
 
 void PendingVisits::Flush(Graph& graph, int players) {
@@ -214,29 +228,13 @@ void PendingVisits::Flush(Graph& graph, int players) {
     Node& n = graph.node(entry.node);
     Edge& e = graph.edge(n, entry.edge);
     const int32_t weight = n.weight.load(std::memory_order_relaxed);
-    e.visits.fetch_add(entry.count, std::memory_order_acq_rel);
+    const int32_t old_visits =
+        e.visits.fetch_add(entry.count, std::memory_order_acq_rel);
     const NodeId child = e.child.load(std::memory_order_acquire);
-    if (n.proof.load(std::memory_order_relaxed) == Proof::kExact ||
-        child == kNoNode) {
-      continue;
-    }
-    const Node& c = graph.node(child);
-    const Value v = c.q.Load(players);
-    e.utility.store(v.Utility(n.to_move), std::memory_order_relaxed);
-    if (NeedsFullRecompute(n, c, weight, entry.count)) {
-      UpdateNode(graph, n, players);
-      continue;
-    }
-    // Q' = (W Q + count q_c) / (W + count): the child's value, unchanged
-    // in the visits counted before, for `count` more visits.
-    Value q = n.q.Load(players);
-    const float total = static_cast<float>(weight + entry.count);
-    for (int k = 0; k < players; ++k) {
-      q.win[k] = (weight * q.win[k] + entry.count * v.win[k]) / total;
-      q.margin[k] = (weight * q.margin[k] + entry.count * v.margin[k]) / total;
-    }
-    n.q.Store(q, players);
-    n.weight.store(weight + entry.count, std::memory_order_relaxed);
+    if (child == kNoNode) continue;
+    const ValueChange change = {entry.child_before,
+                                graph.node(child).q.Load(players)};
+    CountVisits(graph, n, e, weight, old_visits, entry.count, change, players);
   }
   entries_.clear();
 }

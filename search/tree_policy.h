@@ -69,14 +69,16 @@ ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
                      int players);
 
 // One thread's visits through deferred steps, not yet written to the
-// graph. Flush writes them: each edge's visits in one increment, and its
-// node's value, deepest nodes first, as AddVisit would for that many visits
-// whose child did not change (a full recompute where AddVisit would make
-// one). Node ids must not move between Add and Flush (flush before a
-// recycling).
+// graph. Flush writes them, deepest nodes first: each edge's visits in one
+// increment, and its node's value as AddVisit moves it, for that many
+// visits of a child whose value went from what it was at the first of them
+// to what it is now (a full recompute where AddVisit would make one). Node
+// ids must not move between Add and Flush (flush before a recycling).
 class PendingVisits {
  public:
-  void Add(const PathStep& step, int depth);
+  // A visit through `step`, at `depth` in its path, whose child's value
+  // was `child_before` before the playout's backup.
+  void Add(const PathStep& step, int depth, const Value& child_before);
   bool empty() const { return entries_.empty(); }
   void Flush(Graph& graph, int players);
 
@@ -86,6 +88,7 @@ class PendingVisits {
     int edge;
     int depth;
     int32_t count;
+    Value child_before;
   };
   std::vector<Entry> entries_;
 };

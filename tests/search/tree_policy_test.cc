@@ -154,6 +154,28 @@ TEST_F(TreePolicyTest, DeferredVisitsWaitForTheFlushAndThenCountInOneStep) {
               1e-6);
 }
 
+// A flush moves a wide node's value as AddVisit would: the child's change
+// since its first deferred visit replaces its old value in the N visits
+// counted before, plus the new visits at its new value.
+TEST_F(TreePolicyTest, AFlushCountsTheChildsChangeSinceItsFirstDeferredVisit) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  std::vector<NodeId> children;
+  for (int i = 0; i < 6; ++i) children.push_back(Add(1, TwoPlayer(0.6f, 0)));
+  Expand(root, children);
+  for (int i = 0; i < 6; ++i) EdgeOf(root, i).visits.store(2);
+  UpdateNode(graph_, graph_.node(root), kPlayers);  // weight 13
+  const float q_before = graph_.node(root).q.Load().win[0];
+  PendingVisits pending;
+  pending.Add({root, 0, /*deferred=*/true}, 0,
+              graph_.node(children[0]).q.Load(kPlayers));
+  graph_.node(children[0]).q.Store(TwoPlayer(0.8f, 0), kPlayers);
+  pending.Flush(graph_, kPlayers);
+  EXPECT_EQ(EdgeOf(root, 0).visits.load(), 3);
+  EXPECT_EQ(graph_.node(root).weight.load(), 14);
+  EXPECT_NEAR(graph_.node(root).q.Load().win[0],
+              (13 * q_before + 2 * (0.8f - 0.6f) + 0.8f) / 14, 1e-6);
+}
+
 TEST_F(TreePolicyTest, ChildThatIsASureWinDecidesTheParent) {
   const NodeId root = Add(0, TwoPlayer(0.5f, 0));
   const NodeId unknown = Add(1, TwoPlayer(0.7f, 3));
