@@ -1,4 +1,4 @@
-// Text forms of PROTOCOL.md: colours, cells, edges, moves, rules and the
+// Text forms of docs/protocol.md: colours, cells, edges, moves, rules and the
 // whole-position string. Parsing is case-insensitive and returns a status
 // that says what is wrong; printing is lowercase. Print-then-parse gives back
 // the same value.
@@ -32,12 +32,12 @@ absl::StatusOr<Move> ParseMove(absl::string_view text);
 
 // "players=2 setup=fourstone stay=always wall-limit=unlimited breakers=0".
 std::string RulesString(const Rules& rules);
-// Space-separated key=value tokens; missing keys take RULES.md's defaults for
-// the player count (breakers=1 with 3-4 players); unknown keys and bad values
-// are errors.
+// Space-separated key=value tokens; missing keys take docs/rules.md's defaults
+// for the player count (breakers=1 with 3-4 players); unknown keys and bad
+// values are errors.
 absl::StatusOr<Rules> ParseRules(absl::string_view text);
 
-// The whole position as one line of PROTOCOL.md, every field, fixed order:
+// The whole position as one line of docs/protocol.md, every field, fixed order:
 // rules keys, turn, each colour's stones, each colour's walls, and
 // COLOUR-breakers for each colour when the rules have breakers.
 std::string PositionString(const Position& pos);

@@ -12,7 +12,7 @@
 
 namespace wallgo {
 
-// OK when `rules` is a rule set of RULES.md: 2-4 players, fourstone setup
+// OK when `rules` is a rule set of docs/rules.md: 2-4 players, fourstone setup
 // only with 2 players, breakers 0 or 1 and 0 with 2 players, wall limit
 // unlimited or 0..84.
 absl::Status ValidateRules(const Rules& rules);
@@ -20,7 +20,7 @@ absl::Status ValidateRules(const Rules& rules);
 class Position {
  public:
   // The start of a game under `rules` (setup phase, first placement due).
-  // Fails with InvalidArgument for rules outside RULES.md.
+  // Fails with InvalidArgument for rules outside docs/rules.md.
   static absl::StatusOr<Position> Start(const Rules& rules);
 
   // Builds a position from raw parts, as notation's position string does, and

@@ -19,7 +19,7 @@ Regions FindRegions(const WallMasks& walls);
 // player's, -1 when it holds no stone, -2 when it holds several colours.
 int RegionOwner(const Position& pos, Bitboard region);
 
-// True when the game has ended (RULES.md): play phase, and either every
+// True when the game has ended (docs/rules.md): play phase, and either every
 // region holding stones has a single owner, or no player has a legal turn.
 // Never true during the setup phase.
 bool IsGameOver(const Position& pos);

@@ -91,7 +91,8 @@ enum class StayRule : uint8_t { kAlways, kMobile };
 
 inline constexpr int kUnlimitedWalls = -1;
 
-// The rule options of RULES.md; defaults are the research (WallZero) rules.
+// The rule options of docs/rules.md; defaults are the research (WallZero)
+// rules.
 struct Rules {
   int players = 2;
   SetupRule setup = SetupRule::kFourStone;  // 3-4 players: always kEmpty

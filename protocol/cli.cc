@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <sstream>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "boost/program_options.hpp"
@@ -83,12 +84,22 @@ po::options_description AnalysisFlags() {
   return flags;
 }
 
+po::options_description SpeedtestFlags() {
+  po::options_description flags(
+      "speedtest job (wallgo speedtest [--threads N] [--seconds S])");
+  flags.add_options()("seconds", po::value<double>()->value_name("S"),
+                      "each measurement's time (default 3; --threads: the "
+                      "most threads measured, default the cores there are)");
+  return flags;
+}
+
 po::options_description AllFlags() {
   po::options_description all;
   all.add(GeneralFlags())
       .add(SearchFlags())
       .add(PerftFlags())
-      .add(AnalysisFlags());
+      .add(AnalysisFlags())
+      .add(SpeedtestFlags());
   all.add_options()("job", po::value<std::vector<std::string>>());
   return all;
 }
@@ -128,12 +139,17 @@ absl::StatusOr<int> ParseDepth(const std::string& text) {
   return depth;
 }
 
-// The job words: none (GTP), `bench`, or `perft [DEPTH]`.
+// The job words: none (GTP), `bench`, `speedtest`, `analysis` or
+// `perft [DEPTH]`.
 absl::Status ApplyJob(const po::variables_map& vm, Invocation& inv) {
   if (vm.count("job") == 0) return absl::OkStatus();
   const auto& words = vm["job"].as<std::vector<std::string>>();
   if (words[0] == "bench" && words.size() == 1) {
     inv.job = Job::kBench;
+    return absl::OkStatus();
+  }
+  if (words[0] == "speedtest" && words.size() == 1) {
+    inv.job = Job::kSpeedtest;
     return absl::OkStatus();
   }
   if (words[0] == "analysis" && words.size() == 1) {
@@ -151,7 +167,7 @@ absl::Status ApplyJob(const po::variables_map& vm, Invocation& inv) {
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unexpected argument '", words.back(),
-                   "' (jobs: perft [DEPTH], bench, analysis)"));
+                   "' (jobs: perft [DEPTH], bench, speedtest, analysis)"));
 }
 
 absl::Status ApplyPerftFlags(const po::variables_map& vm, Invocation& inv) {
@@ -242,6 +258,25 @@ absl::Status ApplyAnalysisFlags(const po::variables_map& vm, Invocation& inv) {
   return absl::OkStatus();
 }
 
+// --seconds, and --threads as the most threads (the threads option's range).
+absl::Status ApplySpeedtestFlags(const po::variables_map& vm, Invocation& inv) {
+  constexpr double kMaxSeconds = 3600;
+  if (inv.job != Job::kSpeedtest) {
+    if (vm.count("seconds") == 0) return absl::OkStatus();
+    return absl::InvalidArgumentError("--seconds belongs to the speedtest job");
+  }
+  const unsigned cores = std::thread::hardware_concurrency();
+  inv.speedtest.max_threads = vm.count("threads") ? inv.search.threads
+                              : cores > 0         ? static_cast<int>(cores)
+                                                  : 1;
+  inv.speedtest.seconds = vm.count("seconds") ? vm["seconds"].as<double>() : 3;
+  if (!(inv.speedtest.seconds > 0 && inv.speedtest.seconds <= kMaxSeconds)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--seconds must be in (0, ", kMaxSeconds, "]"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<po::variables_map> ParseFlags(int argc,
                                              const char* const argv[]) {
   po::positional_options_description positional;
@@ -297,6 +332,7 @@ absl::StatusOr<Invocation> ParseCommandLine(int argc,
   if (absl::Status s = ApplyJob(*vm, inv); !s.ok()) return s;
   if (absl::Status s = ApplyPerftFlags(*vm, inv); !s.ok()) return s;
   if (absl::Status s = ApplyAnalysisFlags(*vm, inv); !s.ok()) return s;
+  if (absl::Status s = ApplySpeedtestFlags(*vm, inv); !s.ok()) return s;
   return inv;
 }
 
@@ -306,11 +342,14 @@ std::string Usage() {
       "(stdin/stdout)\n"
       "       wallgo perft [DEPTH] [...]  count move sequences\n"
       "       wallgo bench [OPTIONS]      search the bench positions\n"
+      "       wallgo speedtest [OPTIONS]  playouts a second at 1, 2, 4 ... "
+      "threads\n"
       "       wallgo analysis [OPTIONS]   JSON analysis queries, one a line");
   shown.add(GeneralFlags())
       .add(SearchFlags())
       .add(PerftFlags())
-      .add(AnalysisFlags());
+      .add(AnalysisFlags())
+      .add(SpeedtestFlags());
   std::ostringstream text;
   text << shown;
   return text.str();

@@ -10,10 +10,11 @@
 #include "absl/status/statusor.h"
 #include "protocol/analysis_batch.h"
 #include "search/search.h"
+#include "search/speedtest.h"
 
 namespace wallgo::protocol {
 
-enum class Job { kGtp, kPerft, kBench, kAnalysis, kHelp, kVersion };
+enum class Job { kGtp, kPerft, kBench, kSpeedtest, kAnalysis, kHelp, kVersion };
 
 struct PerftJob {
   int depth = 1;
@@ -43,6 +44,9 @@ struct Invocation {
   std::string weights_multi_file;
   PerftJob perft;
   AnalysisJob analysis;
+  // `wallgo speedtest`: --threads is the most threads measured (default:
+  // the cores there are), --seconds each measurement's time.
+  search::SpeedtestConfig speedtest;
 };
 
 // Fails with a one-line message saying what is wrong (the caller prints it

@@ -49,7 +49,7 @@ class Engine {
   const Game& game() const { return game_; }
   const Position& position() const { return game_.position(); }
 
-  // A new game under `rules`; fails for rules outside RULES.md.
+  // A new game under `rules`; fails for rules outside docs/rules.md.
   absl::Status NewGame(const Rules& rules);
   // Replaces the game by one starting at `pos` (no history).
   void Setup(const Position& pos);

@@ -1,4 +1,4 @@
-// The GTP-style command loop of PROTOCOL.md: it parses command lines,
+// The GTP-style command loop of docs/protocol.md: it parses command lines,
 // calls the Engine, and formats the answers; it holds no game state itself.
 #pragma once
 

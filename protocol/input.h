@@ -1,4 +1,4 @@
-// Reading the command stream: PROTOCOL.md's input clean-up, and a reader
+// Reading the command stream: docs/protocol.md's input clean-up, and a reader
 // thread that keeps reading while the engine thinks, so that a search can
 // notice new input (analyze), `quit` and the end of input.
 #pragma once

@@ -1,7 +1,8 @@
 // wallgo: the Wall Go engine. With no job it speaks the text protocol of
-// PROTOCOL.md on stdin/stdout; `wallgo perft` and `wallgo bench` are
-// one-shot jobs; `wallgo analysis` answers JSON queries (docs/analysis.md). Bad
-// flags print a one-line error and the usage, status 2.
+// docs/protocol.md on stdin/stdout; `wallgo perft` and `wallgo bench` are
+// one-shot jobs, and so is `wallgo speedtest`; `wallgo analysis` answers JSON
+// queries (docs/analysis.md). Bad flags print a one-line error and the usage,
+// status 2.
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -16,9 +17,11 @@
 #include "protocol/input.h"
 #include "protocol/log.h"
 #include "protocol/perft_job.h"
+#include "protocol/speedtest_job.h"
 #include "search/bench.h"
 #include "search/net/builtin_weights.h"
 #include "search/search.h"
+#include "search/speedtest.h"
 
 namespace wallgo::protocol {
 namespace {
@@ -63,6 +66,19 @@ int RunBench(const Invocation& inv) {
       "nodes/second %.0f\nvisits/second %.0f\n",
       report.positions, report.visits, report.nodes, report.seconds,
       report.nodes_per_second, report.visits_per_second);
+  return 0;
+}
+
+// Prints each thread count's row as soon as it is measured.
+int RunSpeedtest(const Invocation& inv) {
+  std::cout << SpeedtestTitle(inv.speedtest) << SpeedtestHeader() << std::flush;
+  std::vector<search::SpeedtestRow> rows;
+  search::RunSpeedtest(
+      inv.search, inv.speedtest, [&rows](const search::SpeedtestRow& row) {
+        rows.push_back(row);
+        std::cout << SpeedtestLine(row, rows.front()) << std::flush;
+      });
+  std::cout << SpeedtestSummary(rows) << std::flush;
   return 0;
 }
 
@@ -160,6 +176,8 @@ int Main(int argc, char** argv) {
       return RunBench(*inv);
     case Job::kAnalysis:
       return RunAnalysis(*inv);
+    case Job::kSpeedtest:
+      return RunSpeedtest(*inv);
     case Job::kGtp:
       return RunGtp(*inv);
   }

@@ -62,6 +62,8 @@ struct ThreadState {
   OwnershipSum* ownership = nullptr;  // set when the search is asked for it
   NodeId spare = kNoNode;  // allocated but not published (lost a race)
   std::vector<PathStep> path;
+  PendingVisits pending;       // deferred visits not yet in the graph
+  int playouts_unflushed = 0;  // counted since `pending` was last written
   std::array<float, MoveList::kCapacity> priors;
   std::array<int, MoveList::kCapacity> order;
 };
@@ -72,11 +74,15 @@ class Gate {
  public:
   explicit Gate(int threads) : active_(threads) {}
 
-  // Called between playouts: waits while another thread works alone. True
-  // when it waited (node ids may have moved meanwhile).
-  bool Pass() {
+  // Called between playouts: waits while another thread works alone, after
+  // calling `before_waiting` (which may still use node ids). True when it
+  // waited (node ids may have moved meanwhile).
+  template <typename BeforeWaiting>
+  bool Pass(BeforeWaiting&& before_waiting) {
     if (!closed_.load(std::memory_order_acquire)) return false;
     std::unique_lock lock(mutex_);
+    if (!closed_.load(std::memory_order_relaxed)) return false;
+    before_waiting();
     return WaitLocked(lock);
   }
 
@@ -147,6 +153,9 @@ class MctsSearcher::Run {
         players_(root_pos.num_players()),
         c_puct_(players_ > 2 ? config.multi_player_c_puct : config.c_puct),
         visit_limit_(visit_limit),
+        defer_from_(threads > 1 ? config.deferred_visits_per_thread * threads
+                                : 0),
+        deferred_batch_(std::max(1, config.deferred_batch)),
         all_moves_(limits.all_moves),
         gate_(std::max(1, threads)),
         counters_(std::max(1, threads)),
@@ -169,7 +178,9 @@ class MctsSearcher::Run {
     if (!ownership_.empty()) t.ownership = &ownership_[thread];
     t.path.reserve(kMaxDepth);
     while (!done_.load(std::memory_order_relaxed)) {
-      if (gate_.Pass()) t.spare = kNoNode;  // ids moved under a recycling
+      if (gate_.Pass([&] { FlushPending(t); })) {
+        t.spare = kNoNode;  // ids moved under a recycling
+      }
       // Only a playout budget needs the shared count (every thread bumping
       // one line each playout costs them both).
       if (visit_limit_ != kUnlimited &&
@@ -183,6 +194,7 @@ class MctsSearcher::Run {
       bool counted = Playout(t);
       while (!counted && !done_.load(std::memory_order_relaxed)) {
         counters.abandoned.fetch_add(1, std::memory_order_relaxed);
+        FlushPending(t);
         gate_.RunAlone([this] { Recycle(); });
         t.spare = kNoNode;
         counted = Playout(t);
@@ -191,8 +203,10 @@ class MctsSearcher::Run {
       counters.completed.fetch_add(1, std::memory_order_relaxed);
       counters.visited.fetch_add(static_cast<int64_t>(t.path.size()) + 1,
                                  std::memory_order_relaxed);
+      if (++t.playouts_unflushed >= deferred_batch_) FlushPending(t);
       if (RootProof() == Proof::kExact) done_.store(true);
     }
+    FlushPending(t);
     gate_.Leave();
   }
 
@@ -476,9 +490,16 @@ class MctsSearcher::Run {
   // Takes back the virtual losses of a playout that is not counted.
   void Abandon(const ThreadState& t) {
     for (const PathStep& step : t.path) {
+      if (step.deferred) continue;
       graph_.edge(graph_.node(step.node), step.edge)
           .virtual_loss.fetch_sub(1, std::memory_order_relaxed);
     }
+  }
+
+  // Writes the thread's deferred visits to the graph.
+  void FlushPending(ThreadState& t) {
+    t.pending.Flush(graph_, players_);
+    t.playouts_unflushed = 0;
   }
 
   // One playout, from the root to a new leaf (evaluated) or a finished or
@@ -498,24 +519,26 @@ class MctsSearcher::Run {
         Abandon(t);
         return false;
       }
-      const int i = SelectEdge(graph_, n, c_puct_);
-      Edge& e = graph_.edge(n, i);
+      const PathStep step = SelectStep(graph_, id, c_puct_, defer_from_);
+      Edge& e = graph_.edge(n, step.edge);
       pos.Play(e.move);
       NodeId child = e.child.load(std::memory_order_acquire);
       if (child == kNoNode) {
         child = FindOrCreate(pos, t, &fresh);
         if (child == kNoNode) {
-          e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
+          if (!step.deferred) {
+            e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
+          }
           Abandon(t);
           return false;
         }
         e.child.store(child, std::memory_order_release);
       }
-      t.path.push_back({id, i});
+      t.path.push_back(step);
       id = child;
     }
     if (t.ownership != nullptr) t.ownership->Add(EstimateOwnership(pos));
-    Backup(graph_, t.path, players_);
+    Backup(graph_, t.path, players_, &t.pending);
     return true;
   }
 
@@ -567,6 +590,8 @@ class MctsSearcher::Run {
   const int players_;
   const double c_puct_;  // the config's, for this player count
   const int64_t visit_limit_;
+  const int32_t defer_from_;  // SelectStep's; 0 with one thread
+  const int deferred_batch_;
   const bool all_moves_;
   std::atomic<NodeId> root_{kNoNode};
   Gate gate_;

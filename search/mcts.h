@@ -57,6 +57,15 @@ struct MctsConfig {
   double default_movetime_s = 1.0;
   // A cap on playouts on top of options.visits (the weaker levels); 0 = none.
   int64_t max_visits = 0;
+  // With several threads, a visit through an edge that has at least
+  // deferred_visits_per_thread * threads visits takes no virtual loss and is
+  // written to the shared graph with the thread's next batch, every
+  // deferred_batch playouts (PendingVisits): the top nodes' lines, which
+  // every playout passes, are then written a batch at a time instead of
+  // twice a playout. 0 = never (one thread never defers: its search is the
+  // same either way). docs/search.md, "Deferred visits".
+  int32_t deferred_visits_per_thread = 256;
+  int deferred_batch = 8;
   // Chooses the final move among candidates with probability proportional
   // to visits^(1/temperature) (0 = always the best): weaker, human-like play.
   double move_temperature = 0;

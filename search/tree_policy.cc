@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "engine/movegen.h"
 
@@ -52,12 +53,16 @@ void RefreshUtility(Edge& e, float u) {
 
 // A decided node takes its best child's value, not an average; a proven
 // child may decide its parent.
-bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight) {
+// With `count` visits added at once (PendingVisits), when one of the weights
+// they pass, [weight, weight + count), would have had the full recompute.
+bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight,
+                        int32_t count) {
   const int tried = n.tried.load(std::memory_order_relaxed);
+  const int32_t period = std::max(kFullEvery, tried / kFullShare);
   return n.proof.load(std::memory_order_relaxed) != Proof::kNone ||
          child.proof.load(std::memory_order_acquire) != Proof::kNone ||
          tried <= kAlwaysFullUpTo ||
-         weight % std::max(kFullEvery, tried / kFullShare) == 0;
+         (weight + count - 1) / period != (weight - 1) / period;
 }
 
 // The index of the first largest of `values[0, count)` (0 when count is 0).
@@ -81,9 +86,9 @@ int FirstLargest(const double* values, int count) {
   return 0;
 }
 
-}  // namespace
-
-int SelectEdge(Graph& graph, Node& n, double c_puct) {
+// The edge of n with the best PUCT score (SelectEdge), and its visits; adds
+// no virtual loss.
+std::pair<int, int32_t> BestEdge(Graph& graph, Node& n, double c_puct) {
   const int count = EdgesToRead(n, true);
   // The edges are read once, into plain arrays, on which the scores are
   // then computed in vector registers (the divisions were most of the time).
@@ -107,10 +112,69 @@ int SelectEdge(Graph& graph, Node& n, double c_puct) {
     score[i] = q[i] + explore * prior[i] / (1 + tries[i]);
   }
   const int best = FirstLargest(score.data(), count);
+  return {best, count > 0 ? tries[best] : 0};
+}
+
+}  // namespace
+
+int SelectEdge(Graph& graph, Node& n, double c_puct) {
+  const int best = BestEdge(graph, n, c_puct).first;
   graph.edge(n, best).virtual_loss.fetch_add(1, std::memory_order_relaxed);
   MarkTried(n, best);
   return best;
 }
+
+PathStep SelectStep(Graph& graph, NodeId id, double c_puct,
+                    int32_t defer_from) {
+  Node& n = graph.node(id);
+  const auto [best, tries] = BestEdge(graph, n, c_puct);
+  const bool deferred = defer_from > 0 && tries >= defer_from;
+  if (!deferred) {
+    graph.edge(n, best).virtual_loss.fetch_add(1, std::memory_order_relaxed);
+  }
+  MarkTried(n, best);
+  return {id, best, deferred};
+}
+
+namespace {
+
+// Moves n's value for `count` visits just counted on edge e (whose child's
+// value went from child.before to child.after), the weight and the edge's
+// visits read before they were counted: a full recompute where one is due,
+// else Q' = (W Q + N (q'_c - q_c) + count q'_c) / (W + count), the child's
+// new value replacing its old one in the N visits counted before.
+ValueChange CountVisits(Graph& graph, Node& n, Edge& e, int32_t weight,
+                        int32_t old_visits, int32_t count,
+                        const ValueChange& child, int players) {
+  e.utility.store(child.after.Utility(n.to_move), std::memory_order_relaxed);
+  ValueChange change;
+  change.before = n.q.Load(players);
+  const Node& c = graph.node(e.child.load(std::memory_order_acquire));
+  if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) {
+    change.after = change.before;
+  } else if (NeedsFullRecompute(n, c, weight, count)) {
+    UpdateNode(graph, n, players);
+    change.after = n.q.Load(players);
+  } else {
+    auto step = [&](float q, float child_before, float child_after) {
+      return (weight * q + old_visits * (child_after - child_before) +
+              count * child_after) /
+             static_cast<float>(weight + count);
+    };
+    for (int k = 0; k < players; ++k) {
+      change.after.win[k] =
+          step(change.before.win[k], child.before.win[k], child.after.win[k]);
+      change.after.margin[k] =
+          step(change.before.margin[k], child.before.margin[k],
+               child.after.margin[k]);
+    }
+    n.q.Store(change.after, players);
+    n.weight.store(weight + count, std::memory_order_relaxed);
+  }
+  return change;
+}
+
+}  // namespace
 
 ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
                      int players) {
@@ -122,46 +186,57 @@ ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
   const int32_t weight = n.weight.load(std::memory_order_relaxed);
   const int32_t old_visits = e.visits.fetch_add(1, std::memory_order_acq_rel);
   e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
-  e.utility.store(child.after.Utility(n.to_move), std::memory_order_relaxed);
-  ValueChange change;
-  change.before = n.q.Load(players);
-  const Node& c = graph.node(e.child.load(std::memory_order_acquire));
-  if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) {
-    change.after = change.before;
-  } else if (NeedsFullRecompute(n, c, weight)) {
-    UpdateNode(graph, n, players);
-    change.after = n.q.Load(players);
-  } else {
-    // Q' = (W Q + N (q'_c - q_c) + q'_c) / (W + 1): the child's new value
-    // replaces its old one in the N visits counted before, plus one visit.
-    auto step = [&](float q, float child_before, float child_after) {
-      return (weight * q + old_visits * (child_after - child_before) +
-              child_after) /
-             static_cast<float>(weight + 1);
-    };
-    for (int k = 0; k < players; ++k) {
-      change.after.win[k] =
-          step(change.before.win[k], child.before.win[k], child.after.win[k]);
-      change.after.margin[k] =
-          step(change.before.margin[k], child.before.margin[k],
-               child.after.margin[k]);
-    }
-    n.q.Store(change.after, players);
-    n.weight.store(weight + 1, std::memory_order_relaxed);
-  }
-  return change;
+  return CountVisits(graph, n, e, weight, old_visits, 1, child, players);
 }
 
-void Backup(Graph& graph, const std::vector<PathStep>& path, int players) {
+void Backup(Graph& graph, const std::vector<PathStep>& path, int players,
+            PendingVisits* pending) {
   if (path.empty()) return;
   const PathStep& last = path.back();
   const NodeId leaf = graph.edge(graph.node(last.node), last.edge)
                           .child.load(std::memory_order_acquire);
   ValueChange change;
   change.before = change.after = graph.node(leaf).q.Load(players);
-  for (auto it = path.rbegin(); it != path.rend(); ++it) {
-    change = AddVisit(graph, graph.node(it->node), it->edge, change, players);
+  for (int depth = static_cast<int>(path.size()) - 1; depth >= 0; --depth) {
+    const PathStep& step = path[depth];
+    Node& n = graph.node(step.node);
+    if (step.deferred) {
+      pending->Add(step, depth, change.before);
+      change.before = change.after = n.q.Load(players);
+    } else {
+      change = AddVisit(graph, n, step.edge, change, players);
+    }
   }
+}
+
+void PendingVisits::Add(const PathStep& step, int depth,
+                        const Value& child_before) {
+  for (Entry& e : entries_) {
+    if (e.node == step.node && e.edge == step.edge && e.depth == depth) {
+      ++e.count;
+      return;
+    }
+  }
+  entries_.push_back({step.node, step.edge, depth, 1, child_before});
+}
+
+void PendingVisits::Flush(Graph& graph, int players) {
+  std::stable_sort(
+      entries_.begin(), entries_.end(),
+      [](const Entry& a, const Entry& b) { return a.depth > b.depth; });
+  for (const Entry& entry : entries_) {
+    Node& n = graph.node(entry.node);
+    Edge& e = graph.edge(n, entry.edge);
+    const int32_t weight = n.weight.load(std::memory_order_relaxed);
+    const int32_t old_visits =
+        e.visits.fetch_add(entry.count, std::memory_order_acq_rel);
+    const NodeId child = e.child.load(std::memory_order_acquire);
+    if (child == kNoNode) continue;
+    const ValueChange change = {entry.child_before,
+                                graph.node(child).q.Load(players)};
+    CountVisits(graph, n, e, weight, old_visits, entry.count, change, players);
+  }
+  entries_.clear();
 }
 
 void UpdateNode(Graph& graph, Node& n, int players) {

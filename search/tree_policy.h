@@ -3,6 +3,7 @@
 // path (edge visits, node values recomputed from the children, proofs).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "search/graph.h"
@@ -14,10 +15,13 @@ namespace wallgo::search {
 // that concurrent threads spread over different lines.
 inline constexpr float kVirtualLossUtility = 0.0f;
 
-// One step of a playout: `edge` of `node` was taken.
+// One step of a playout: `edge` of `node` was taken. A deferred step took
+// a busy edge without a virtual loss, and its visit is written later, in a
+// batch (PendingVisits).
 struct PathStep {
   NodeId node;
   int edge;
+  bool deferred = false;
 };
 
 // A sure sole win for `player`.
@@ -34,6 +38,13 @@ inline bool SureWin(const Value& v, int player) {
 // untried edge never beats the first untried one, and only edges up to that
 // one are read.
 int SelectEdge(Graph& graph, Node& n, double c_puct);
+
+// The same for a search with several threads: when the chosen edge already
+// has at least `defer_from` visits (0: never), the step is deferred and
+// takes no virtual loss. Among thousands of visits one pending loss changes
+// no choice, and each write to the busy top nodes' lines costs every other
+// thread a cache miss (docs/search.md, "Deferred visits").
+PathStep SelectStep(Graph& graph, NodeId id, double c_puct, int32_t defer_from);
 
 // Recomputes n's value from its own evaluation U and its children's values,
 // weighted by edge visits: Q = (U + sum N*Q_child) / (1 + sum N) (KataGo's
@@ -57,8 +68,36 @@ struct ValueChange {
 ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
                      int players);
 
+// One thread's visits through deferred steps, not yet written to the
+// graph. Flush writes them, deepest nodes first: each edge's visits in one
+// increment, and its node's value as AddVisit moves it, for that many
+// visits of a child whose value went from what it was at the first of them
+// to what it is now (a full recompute where AddVisit would make one). Node
+// ids must not move between Add and Flush (flush before a recycling).
+class PendingVisits {
+ public:
+  // A visit through `step`, at `depth` in its path, whose child's value
+  // was `child_before` before the playout's backup.
+  void Add(const PathStep& step, int depth, const Value& child_before);
+  bool empty() const { return entries_.empty(); }
+  void Flush(Graph& graph, int players);
+
+ private:
+  struct Entry {
+    NodeId node;
+    int edge;
+    int depth;
+    int32_t count;
+    Value child_before;
+  };
+  std::vector<Entry> entries_;
+};
+
 // Counts the playout on every edge of `path`, removes its virtual losses
-// and updates the nodes from the leaf (the last edge's child) up.
-void Backup(Graph& graph, const std::vector<PathStep>& path, int players);
+// and updates the nodes from the leaf (the last edge's child) up. Deferred
+// steps go to `pending` (which must then be given) and pass their node's
+// value up unchanged.
+void Backup(Graph& graph, const std::vector<PathStep>& path, int players,
+            PendingVisits* pending = nullptr);
 
 }  // namespace wallgo::search

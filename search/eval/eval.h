@@ -1,8 +1,8 @@
-// Static evaluation of Wall Go positions by reachability (SEARCH-NOTES.md,
-// "Evaluation"): every player's stones spread through empty cells and unwalled
-// edges, a turn (up to two steps) at a time, and each cell of a contested
-// region goes to whoever can get there first. Regions already owned count
-// exactly. Used at every MCTS leaf and by the fixed-depth players.
+// Static evaluation of Wall Go positions by reachability (docs/eval.md,
+// "The evaluation"): every player's stones spread through empty cells and
+// unwalled edges, a turn (up to two steps) at a time, and each cell of a
+// contested region goes to whoever can get there first. Regions already owned
+// count exactly. Used at every MCTS leaf and by the fixed-depth players.
 #pragma once
 
 #include <array>

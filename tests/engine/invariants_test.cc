@@ -18,8 +18,8 @@ namespace {
 
 constexpr int kGamesPerVariant = 40 / testing::kWorkDivisor;
 
-// A bound on the length of any game (RULES.md): every turn but a pass adds a
-// wall (at most 84 on the board) or spends a breaker, which removes one, and
+// A bound on the length of any game (docs/rules.md): every turn but a pass adds
+// a wall (at most 84 on the board) or spends a breaker, which removes one, and
 // at most players - 1 passes come in a row (someone still has a turn).
 int MaxGameLength(const Rules& rules) {
   const int breaks = rules.players * rules.breakers;

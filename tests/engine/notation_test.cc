@@ -1,4 +1,4 @@
-// The text forms of PROTOCOL.md: names print lowercase, parse in any case,
+// The text forms of docs/protocol.md: names print lowercase, parse in any case,
 // round-trip, accept the non-canonical edge forms and reject malformed input.
 #include "engine/notation.h"
 

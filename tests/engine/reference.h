@@ -1,4 +1,4 @@
-// A deliberately plain second implementation of RULES.md for the tests: a
+// A deliberately plain second implementation of docs/rules.md for the tests: a
 // 7x7 array of cells, walls stored per cell side, recursion for the moves and
 // breadth-first search for the regions. It shares nothing with the bitboard
 // engine except the cell numbering (row * 7 + col) used to read a Position.
@@ -56,7 +56,7 @@ struct Turn {
 // The board a Position shows, read cell by cell from its parts.
 Board FromPosition(const Position& pos);
 
-// The placement order of RULES.md's setup phase, as colour indices.
+// The placement order of docs/rules.md's setup phase, as colour indices.
 std::vector<int> PlacementOrder(const Board& board);
 bool InSetup(const Board& board);
 

@@ -1,5 +1,5 @@
-// Every edge case of RULES.md as a named test on a hand-built position. The
-// expected answers are worked out by hand from RULES.md.
+// Every edge case of docs/rules.md as a named test on a hand-built position.
+// The expected answers are worked out by hand from docs/rules.md.
 #include <initializer_list>
 #include <set>
 #include <string>

@@ -1,6 +1,7 @@
 // The `wallgo` command line and its one-shot jobs, through the real binary.
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -37,10 +38,12 @@ TEST(CliTest, BadFlagsAndValuesExitWithStatusTwoAndAOneLineError) {
        "wallgo: the required argument for option '--level' is missing"},
       {"perft 2 3",
        "wallgo: unexpected argument '3' (jobs: perft [DEPTH], bench, "
-       "analysis)"},
+       "speedtest, analysis)"},
       {"dance",
        "wallgo: unexpected argument 'dance' (jobs: perft [DEPTH], bench, "
-       "analysis)"},
+       "speedtest, analysis)"},
+      {"speedtest --seconds 0", "wallgo: --seconds must be in (0, 3600]"},
+      {"--seconds 2", "wallgo: --seconds belongs to the speedtest job"},
       {"--depth 3",
        "wallgo: --depth, --position, --rules, --moves and --divide "
        "belong to the perft job"},
@@ -198,6 +201,30 @@ TEST(CliTest, PerftJobCountsLikeTheProtocolAndDivides) {
   const RunResult illegal = RunWallgo("perft 1 --moves \"d4 d4\"", "");
   EXPECT_EQ(illegal.exit_code, 2);
   EXPECT_THAT(FirstLine(illegal.err), StartsWith("wallgo: illegal move: d4"));
+}
+
+// The table's shape at a small size: a title, the header, one row per
+// thread count (1 and 2), and the summary line.
+TEST(CliTest, SpeedtestPrintsATableAndASummaryLine) {
+  const RunResult run =
+      RunWallgo("speedtest --threads 2 --seconds 0.2 --eval classic", "");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<std::string> lines =
+      absl::StrSplit(run.out, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 5u) << run.out;
+  EXPECT_THAT(lines[0], StartsWith("speedtest: up to 2 threads"));
+  EXPECT_THAT(lines[1],
+              ::testing::MatchesRegex(" *threads +playouts/s +"
+                                      "speed-up +ceiling/s +ceiling "
+                                      "+share +cpu us/po +ceil us/po"));
+  EXPECT_THAT(lines[2], ::testing::MatchesRegex(
+                            " +1 +[1-9][0-9]* +1.00x +- +- +- +[0-9.]+ +-"));
+  EXPECT_THAT(lines[3],
+              ::testing::MatchesRegex(" +2 +[1-9][0-9]* +[0-9.]+x +[1-9][0-9]* "
+                                      "+[0-9.]+x +[0-9]+% +[0-9.]+ +[0-9.]+"));
+  EXPECT_THAT(lines[4], ::testing::MatchesRegex(
+                            "speedtest: 2 threads [0-9.]+x of 1 thread, "
+                            "ceiling [0-9.]+x, efficiency [0-9]+%"));
 }
 
 TEST(CliTest, BenchPrintsARepeatableNodeSignature) {

@@ -37,7 +37,7 @@ struct Line {
   std::string position;  // kPosition: the model's position
 };
 
-// An independent reading of PROTOCOL.md's clean-up, to know which lines
+// An independent reading of docs/protocol.md's clean-up, to know which lines
 // get an answer at all.
 bool CleansToNothing(const std::string& raw) {
   for (const char ch : raw) {

@@ -5,7 +5,7 @@
 // on timing) are left out, and the moves answered to commands with ids
 // 900-999 become <move>. To regenerate the expected files after a
 // deliberate change, run with WALLGO_REGENERATE_GOLDENS=1 and review the
-// diff by eye against PROTOCOL.md.
+// diff by eye against docs/protocol.md.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>

@@ -229,8 +229,8 @@ GraphAudit AuditGraph(Graph& graph, const Position& root_pos,
     // One thread: a value weighs exactly its edges' visits (more threads may
     // lose a weight update to a race, never add one).
     const int32_t weight = n.weight.load();
-    if (weight > 1 + out || (one_thread && n.proof.load() == Proof::kNone &&
-                             weight != 1 + out)) {
+    if (weight > 1 + out ||
+        (one_thread && n.proof.load() == Proof::kNone && weight != 1 + out)) {
       fail("value weighs " + std::to_string(weight) + " for " +
            std::to_string(out) + " visits");
     }
@@ -439,7 +439,7 @@ TEST(MctsTest, ClockWinsOverALongerMoveTime) {
   const Position pos = BenchStart(BenchPositions()[5]);
   SearchOptions o = Options(0);
   o.movetime_s = 1;
-  o.movetime_set = true;  // the user's: it caps the clock, but a shorter
+  o.movetime_set = true;     // the user's: it caps the clock, but a shorter
   MctsSearcher searcher(o);  // clock still wins
   Limits limits;
   limits.clock.main_s = 0.5;
@@ -494,16 +494,57 @@ TEST(MctsThreadedTest, ThreadedGameReusesTheGraph) {
   }
 }
 
-TEST(MctsThreadedTest, ThreadedSearchRecyclesAFullGraph) {
+// Searches bench position 5 with a 12000-playout budget: a legal move, the
+// whole budget counted on the root's edges, a consistent graph, and at least
+// one recycling when `must_recycle`.
+void ExpectAWholeThreadedSearch(MctsSearcher& searcher, bool must_recycle) {
   const Position pos = BenchStart(BenchPositions()[5]);
-  MctsSearcher searcher(Options(12000, 2, /*hash_mb=*/1));
   const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
   EXPECT_TRUE(Legal(pos, r.best));
   EXPECT_EQ(r.info.total_visits, 12000);
-  EXPECT_GE(searcher.last_recycles(), 1);
+  if (must_recycle) {
+    EXPECT_GE(searcher.last_recycles(), 1);
+  }
   const GraphAudit audit =
       AuditGraph(searcher.graph(), pos, 12000, /*one_thread=*/false);
   EXPECT_TRUE(audit.errors.empty()) << audit.errors.front();
+}
+
+TEST(MctsThreadedTest, ThreadedSearchRecyclesAFullGraph) {
+  MctsSearcher searcher(Options(12000, 2, /*hash_mb=*/1));
+  ExpectAWholeThreadedSearch(searcher, /*must_recycle=*/true);
+}
+
+// Visits through busy edges, deferred to each thread's next batch, are all
+// written by the end of the search, across recyclings too: the root's edges
+// count every playout, and no virtual loss is left (AuditGraph).
+TEST(MctsThreadedTest, ThreadedDeferredVisitsAreAllCounted) {
+  MctsConfig config;
+  config.deferred_visits_per_thread = 1;  // nearly every visit deferred
+  config.deferred_batch = 8;
+  for (int hash_mb : {16, 1}) {
+    MctsSearcher searcher(Options(12000, 3, hash_mb), config);
+    ExpectAWholeThreadedSearch(searcher, /*must_recycle=*/hash_mb == 1);
+  }
+}
+
+// One thread never defers a visit: its search is the same whatever the
+// deferral settings (and so is the bench signature).
+TEST(MctsTest, OneThreadSearchesAlikeWithAnyDeferral) {
+  const Position pos = BenchStart(BenchPositions()[6]);
+  MctsConfig deferring;
+  deferring.deferred_visits_per_thread = 1;
+  MctsConfig never;
+  never.deferred_visits_per_thread = 0;
+  MctsSearcher a(Options(3000), deferring), b(Options(3000), never);
+  const SearchResult ra = a.Search(pos, Limits{}, nullptr, 0);
+  const SearchResult rb = b.Search(pos, Limits{}, nullptr, 0);
+  EXPECT_EQ(a.last_nodes_visited(), b.last_nodes_visited());
+  ASSERT_EQ(ra.info.candidates.size(), rb.info.candidates.size());
+  for (size_t i = 0; i < ra.info.candidates.size(); ++i) {
+    EXPECT_EQ(ra.info.candidates[i].move, rb.info.candidates[i].move);
+    EXPECT_EQ(ra.info.candidates[i].visits, rb.info.candidates[i].visits);
+  }
 }
 
 TEST(MctsThreadedTest, ThreadedInfiniteAnalysisStops) {

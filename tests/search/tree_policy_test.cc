@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -54,6 +55,24 @@ class TreePolicyTest : public ::testing::Test {
     }
     return tried;
   }
+  // A root (red to move) with a good child for red, (0.9, +10), and a bad
+  // one, (0.1, -6), through edges with these visits.
+  NodeId RootOfGoodAndBad(int32_t good_visits, int32_t bad_visits) {
+    const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+    Expand(root, {Add(1, TwoPlayer(0.9f, 10)), Add(1, TwoPlayer(0.1f, -6))});
+    EdgeOf(root, 0).visits.store(good_visits);
+    EdgeOf(root, 1).visits.store(bad_visits);
+    return root;
+  }
+  // root -> mid -> leaf, one edge each, nothing visited: root and mid.
+  std::pair<NodeId, NodeId> RootMidLeaf() {
+    const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+    const NodeId mid = Add(1, TwoPlayer(0.4f, -2));
+    const NodeId leaf = Add(0, TwoPlayer(0.2f, -8));
+    Expand(root, {mid});
+    Expand(mid, {leaf});
+    return {root, mid};
+  }
   Edge& EdgeOf(NodeId parent, int i) {
     return graph_.edge(graph_.node(parent), i);
   }
@@ -63,12 +82,7 @@ class TreePolicyTest : public ::testing::Test {
 };
 
 TEST_F(TreePolicyTest, NodeValueIsEvalPlusVisitWeightedChildren) {
-  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
-  const NodeId a = Add(1, TwoPlayer(0.9f, 10));
-  const NodeId b = Add(1, TwoPlayer(0.1f, -6));
-  Expand(root, {a, b});
-  EdgeOf(root, 0).visits.store(3);
-  EdgeOf(root, 1).visits.store(1);
+  const NodeId root = RootOfGoodAndBad(3, 1);
   UpdateNode(graph_, graph_.node(root), kPlayers);
   const Value q = graph_.node(root).q.Load();
   EXPECT_NEAR(q.win[0], (0.5 + 3 * 0.9 + 1 * 0.1) / 5, 1e-6);
@@ -87,11 +101,7 @@ TEST_F(TreePolicyTest, VirtualLossSendsTheNextThreadElsewhere) {
 }
 
 TEST_F(TreePolicyTest, BackupCountsVisitsAndClearsVirtualLoss) {
-  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
-  const NodeId mid = Add(1, TwoPlayer(0.4f, -2));
-  const NodeId leaf = Add(0, TwoPlayer(0.2f, -8));
-  Expand(root, {mid});
-  Expand(mid, {leaf});
+  const auto [root, mid] = RootMidLeaf();
   const int e0 = SelectEdge(graph_, graph_.node(root), 1.0);
   const int e1 = SelectEdge(graph_, graph_.node(mid), 1.0);
   Backup(graph_, {{root, e0}, {mid, e1}}, kPlayers);
@@ -102,6 +112,68 @@ TEST_F(TreePolicyTest, BackupCountsVisitsAndClearsVirtualLoss) {
   const float mid_win = (0.4f + 0.2f) / 2;
   EXPECT_NEAR(graph_.node(mid).q.Load().win[0], mid_win, 1e-6);
   EXPECT_NEAR(graph_.node(root).q.Load().win[0], (0.5f + mid_win) / 2, 1e-6);
+}
+
+TEST_F(TreePolicyTest, ABusyEdgeIsDeferredWithoutAVirtualLoss) {
+  const NodeId root = RootOfGoodAndBad(10, 0);
+  // A small c_puct: the better edge is chosen both times.
+  const PathStep busy = SelectStep(graph_, root, 0.01, /*defer_from=*/10);
+  EXPECT_EQ(busy.edge, 0);
+  EXPECT_TRUE(busy.deferred);
+  EXPECT_EQ(EdgeOf(root, 0).virtual_loss.load(), 0);
+  const PathStep quiet = SelectStep(graph_, root, 0.01, /*defer_from=*/11);
+  EXPECT_EQ(quiet.edge, 0);
+  EXPECT_FALSE(quiet.deferred);
+  EXPECT_EQ(EdgeOf(root, 0).virtual_loss.load(), 1);
+}
+
+TEST_F(TreePolicyTest, DeferredVisitsWaitForTheFlushAndThenCountInOneStep) {
+  const auto [root, mid] = RootMidLeaf();
+  PendingVisits pending;
+  for (int playout = 0; playout < 3; ++playout) {
+    // Taken as SelectStep takes a busy edge: deferred, no virtual loss.
+    const PathStep top = {root, 0, /*deferred=*/true};
+    const PathStep below = SelectStep(graph_, mid, 1.0, /*defer_from=*/0);
+    Backup(graph_, {top, below}, kPlayers, &pending);
+  }
+  // The step below counted at once; the root's waits, and took no loss.
+  EXPECT_EQ(EdgeOf(mid, 0).visits.load(), 3);
+  EXPECT_EQ(EdgeOf(root, 0).visits.load(), 0);
+  EXPECT_EQ(EdgeOf(root, 0).virtual_loss.load(), 0);
+  EXPECT_NEAR(graph_.node(root).q.Load().win[0], 0.5f, 1e-6);
+  pending.Flush(graph_, kPlayers);
+  EXPECT_TRUE(pending.empty());
+  EXPECT_EQ(EdgeOf(root, 0).visits.load(), 3);
+  EXPECT_EQ(graph_.node(root).weight.load(), 4);
+  // The root's value as a full recompute has it: its eval and 3 visits of
+  // mid's value now.
+  const float mid_win = graph_.node(mid).q.Load().win[0];
+  EXPECT_NEAR(graph_.node(root).q.Load().win[0], (0.5f + 3 * mid_win) / 4,
+              1e-6);
+  EXPECT_NEAR(EdgeOf(root, 0).utility.load(), graph_.node(mid).q.Utility(0),
+              1e-6);
+}
+
+// A flush moves a wide node's value as AddVisit would: the child's change
+// since its first deferred visit replaces its old value in the N visits
+// counted before, plus the new visits at its new value.
+TEST_F(TreePolicyTest, AFlushCountsTheChildsChangeSinceItsFirstDeferredVisit) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  std::vector<NodeId> children;
+  for (int i = 0; i < 6; ++i) children.push_back(Add(1, TwoPlayer(0.6f, 0)));
+  Expand(root, children);
+  for (int i = 0; i < 6; ++i) EdgeOf(root, i).visits.store(2);
+  UpdateNode(graph_, graph_.node(root), kPlayers);  // weight 13
+  const float q_before = graph_.node(root).q.Load().win[0];
+  PendingVisits pending;
+  pending.Add({root, 0, /*deferred=*/true}, 0,
+              graph_.node(children[0]).q.Load(kPlayers));
+  graph_.node(children[0]).q.Store(TwoPlayer(0.8f, 0), kPlayers);
+  pending.Flush(graph_, kPlayers);
+  EXPECT_EQ(EdgeOf(root, 0).visits.load(), 3);
+  EXPECT_EQ(graph_.node(root).weight.load(), 14);
+  EXPECT_NEAR(graph_.node(root).q.Load().win[0],
+              (13 * q_before + 2 * (0.8f - 0.6f) + 0.8f) / 14, 1e-6);
 }
 
 TEST_F(TreePolicyTest, ChildThatIsASureWinDecidesTheParent) {

@@ -153,7 +153,7 @@ class MockEngine {
   }
 
   // Streams `info` lines for the first three legal moves every INTERVAL
-  // centiseconds until an input line is waiting, as PROTOCOL.md's analyze.
+  // centiseconds until an input line is waiting, as docs/protocol.md's analyze.
   void Analyze(const std::string& id, const std::vector<std::string>& args) {
     const int interval_cs = args.empty() ? 100 : std::atoi(args[0].c_str());
     if (!game_ || interval_cs <= 0) return Answer(id, false, "syntax error");

@@ -1,7 +1,7 @@
 // An engine as a child process (shared by the referee and the GUI) spoken to
-// over pipes with the text protocol's framing (PROTOCOL.md), with a deadline on
-// every exchange. The referee trusts no engine: every way an engine can
-// misbehave (exit, close its output, stay silent, print lines that are not
+// over pipes with the text protocol's framing (docs/protocol.md), with a
+// deadline on every exchange. The referee trusts no engine: every way an engine
+// can misbehave (exit, close its output, stay silent, print lines that are not
 // answers, answer another command's id) is reported as a Fault, never as an
 // exception or a hang of the referee.
 #pragma once
@@ -73,7 +73,7 @@ class EngineProcess {
 
   // Streamed commands (`analyze`, `genmove_analyze`): the answer's first
   // line comes at once and further lines follow until the empty line, which
-  // the engine prints after the next command arrives (PROTOCOL.md). Sends
+  // the engine prints after the next command arrives (docs/protocol.md). Sends
   // `command` and reads the first line; the stream is open on success.
   Reply StartStream(std::string_view command, SteadyClock::time_point deadline);
   // The next line of the open stream, waiting until `deadline`.

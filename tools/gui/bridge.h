@@ -34,7 +34,8 @@ namespace wallgo::gui {
 
 using client::EngineSpec;
 
-// What the server does for a seat whose time runs out (RULES.md, Timing).
+// What the server does for a seat whose time runs out (docs/rules.md,
+// "Resignation and timing").
 enum class TimeoutRule { kRandom, kForfeit };
 
 struct Seat {

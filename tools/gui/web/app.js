@@ -583,7 +583,7 @@ function renderSeatRows() {
     if (current && current.timeout) row.querySelector(`[name=timeout-${colour}]`).value = current.timeout;
   });
   const setup = form.elements.setup;
-  // RULES.md's defaults for the player count: breakers with 3-4 players.
+  // docs/rules.md's defaults for the player count: breakers with 3-4 players.
   if (players > 2 && form.elements.breakers.disabled) form.elements.breakers.value = '1';
   if (players > 2) setup.value = 'empty';
   setup.disabled = players > 2;
