@@ -40,6 +40,11 @@ inline constexpr double kDefaultPolicyWeight = 0.25;
 // The largest policy_weight an option or command line accepts.
 inline constexpr double kMaxPolicyWeight = 8;
 
+// A search's options. These defaults are the library's, for tests and
+// tools that build a searcher themselves: classic evaluation, no move time.
+// The engine's defaults (the wallgo program, list_options) are the
+// default column of the option table in protocol/options.cc, applied by
+// protocol::DefaultOptions().
 struct SearchOptions {
   int threads = 1;
   int64_t visits = 0;     // playouts per move; 0 = no visit limit
