@@ -15,7 +15,7 @@
 #include "engine/regions.h"
 #include "search/eval/eval.h"
 #include "search/players/alphabeta.h"
-#include "tests/search/eval/tool_flags.h"
+#include "tools/bench/tool_flags.h"
 
 namespace wallgo::search {
 namespace {
