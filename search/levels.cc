@@ -4,11 +4,11 @@
 
 #include <memory>
 
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
+#include "search/classic/shortlist_evaluator.h"
 #include "search/mcts.h"
 #include "search/players/alphabeta.h"
 #include "search/players/greedy.h"
-#include "search/shortlist_evaluator.h"
 
 namespace wallgo::search {
 namespace {

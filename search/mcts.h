@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "search/classic_evaluator.h"
+#include "search/classic/classic_evaluator.h"
 #include "search/evaluator.h"
 #include "search/graph.h"
 #include "search/search.h"

@@ -13,7 +13,7 @@
 #include "boost/program_options.hpp"
 #include "engine/movegen.h"
 #include "engine/regions.h"
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 #include "search/players/alphabeta.h"
 #include "tools/bench/tool_flags.h"
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <span>
 
-#include "search/classic_evaluator.h"
+#include "search/classic/classic_evaluator.h"
 #include "search/evaluator.h"
 
 namespace wallgo::search {
