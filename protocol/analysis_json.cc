@@ -39,11 +39,6 @@ const std::set<std::string, std::less<>>& QueryFields() {
   return fields;
 }
 
-// Options a query may not change: they size the process's searchers.
-bool ProcessWide(const OptionSpec& spec) {
-  return spec.id == OptionId::kThreads || spec.id == OptionId::kHash;
-}
-
 std::string Shown(absl::string_view text) {
   if (text.size() <= kMaxShown) return std::string(text);
   return absl::StrCat(text.substr(0, kMaxShown), "...");
@@ -226,7 +221,7 @@ void ReadOverrides(const Fields& f, AnalysisQuery& q,
       warnings.push_back({q.id, "unknown option, ignored", field});
       continue;
     }
-    if (ProcessWide(*spec)) {
+    if (spec->process_wide) {
       Fail(absl::StrCat(name,
                         " is set for the whole process (--search-threads, "
                         "--hash)"),

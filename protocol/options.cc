@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
@@ -25,101 +26,119 @@ constexpr double kMaxHashMb = 1024;
 constexpr double kMaxHashMb = 65536;
 #endif
 
+// Reads and stores SearchOptions field `kField` as a double.
+template <auto kField>
+double Get(const search::SearchOptions& options) {
+  return static_cast<double>(options.*kField);
+}
+template <auto kField>
+void Set(search::SearchOptions& options, double value) {
+  using Field = std::remove_cvref_t<decltype(options.*kField)>;
+  options.*kField = static_cast<Field>(value);
+}
+
+// Setting movetime is the user's choice, even when it is the default.
+void SetMovetime(search::SearchOptions& options, double value) {
+  options.movetime_s = value;
+  options.movetime_set = true;
+}
+
+using search::SearchOptions;
+
 constexpr std::array<OptionSpec, 10> kOptions = {{
-    {OptionId::kThreads, "threads", OptionType::kInt, 1, 256, "search threads"},
-    {OptionId::kVisits, "visits", OptionType::kInt, 0, 1e12,
-     "playouts per move, 0 = no visit limit"},
-    {OptionId::kMovetime, "movetime", OptionType::kFloat, 0, 86400,
-     "seconds per move, 0 = no fixed move time"},
-    {OptionId::kHash, "hash", OptionType::kInt, 1, kMaxHashMb,
-     "MB of search memory"},
-    {OptionId::kSeed, "seed", OptionType::kInt, 0, 4294967295.0,
-     "random seed of the search"},
-    {OptionId::kLevel, "level", OptionType::kInt, 1, 10,
-     "playing strength, 1 = beginner .. 10 = full strength"},
-    {OptionId::kEval, "eval", OptionType::kChoice, 0,
-     search::kEvalKindNames.size() - 1,
-     "leaf evaluation of levels 5..10: classic (reachability), net "
-     "(learned, --weights) or hybrid (the net's value, classic priors)",
-     search::kEvalKindNames},
-    {OptionId::kShortlist, "shortlist", OptionType::kInt, 0,
-     wallgo::MoveList::kCapacity,
-     "eval=hybrid: the classic priors evaluate only this many moves, the "
-     "network's best; 0 = every move"},
-    {OptionId::kSetupPriors, "setup_priors", OptionType::kChoice, 0, 1,
-     "eval=hybrid: the priors of stone placements, classic (as after "
-     "them) or net (the network's policy)",
-     kSetupPriorsNames},
-    {OptionId::kPolicyWeight, "policy_weight", OptionType::kFloat, 0,
-     search::kMaxPolicyWeight,
-     "eval=hybrid with a shortlist: weight of the network's policy in the "
-     "priors (the shortlist's, then every move's), beside the classic "
-     "ones; 0 = classic only"},
+    {.name = "threads",
+     .type = OptionType::kInt,
+     .min = 1,
+     .max = 256,
+     .default_value = 1,
+     .help = "search threads",
+     .get = Get<&SearchOptions::threads>,
+     .set = Set<&SearchOptions::threads>,
+     .process_wide = true},
+    {.name = "visits",
+     .type = OptionType::kInt,
+     .min = 0,
+     .max = 1e12,
+     .default_value = 0,
+     .help = "playouts per move, 0 = no visit limit",
+     .get = Get<&SearchOptions::visits>,
+     .set = Set<&SearchOptions::visits>},
+    {.name = "movetime",
+     .type = OptionType::kFloat,
+     .min = 0,
+     .max = 86400,
+     .default_value = 1,
+     .help = "seconds per move, 0 = no fixed move time",
+     .get = Get<&SearchOptions::movetime_s>,
+     .set = SetMovetime},
+    {.name = "hash",
+     .type = OptionType::kInt,
+     .min = 1,
+     .max = kMaxHashMb,
+     .default_value = 256,
+     .help = "MB of search memory",
+     .get = Get<&SearchOptions::hash_mb>,
+     .set = Set<&SearchOptions::hash_mb>,
+     .process_wide = true},
+    {.name = "seed",
+     .type = OptionType::kInt,
+     .min = 0,
+     .max = 4294967295.0,
+     .default_value = 0,
+     .help = "random seed of the search",
+     .get = Get<&SearchOptions::seed>,
+     .set = Set<&SearchOptions::seed>},
+    {.name = "level",
+     .type = OptionType::kInt,
+     .min = 1,
+     .max = 10,
+     .default_value = 10,
+     .help = "playing strength, 1 = beginner .. 10 = full strength",
+     .get = Get<&SearchOptions::level>,
+     .set = Set<&SearchOptions::level>},
+    // Hybrid: the stronger at equal time in 2-player games with the built-in
+    // networks (docs/eval.md, "In the search: `eval=net` and `eval=hybrid`").
+    {.name = "eval",
+     .type = OptionType::kChoice,
+     .min = 0,
+     .max = search::kEvalKindNames.size() - 1,
+     .default_value = static_cast<double>(search::EvalKind::kHybrid),
+     .help = "leaf evaluation of levels 5..10: classic (reachability), net "
+             "(learned, --weights) or hybrid (the net's value, classic "
+             "priors)",
+     .get = Get<&SearchOptions::eval>,
+     .set = Set<&SearchOptions::eval>,
+     .choices = search::kEvalKindNames},
+    {.name = "shortlist",
+     .type = OptionType::kInt,
+     .min = 0,
+     .max = wallgo::MoveList::kCapacity,
+     .default_value = search::kDefaultShortlist,
+     .help = "eval=hybrid: the classic priors evaluate only this many moves, "
+             "the network's best; 0 = every move",
+     .get = Get<&SearchOptions::shortlist>,
+     .set = Set<&SearchOptions::shortlist>},
+    {.name = "setup_priors",
+     .type = OptionType::kChoice,
+     .min = 0,
+     .max = 1,
+     .default_value = 0,
+     .help = "eval=hybrid: the priors of stone placements, classic (as after "
+             "them) or net (the network's policy)",
+     .get = Get<&SearchOptions::net_setup_priors>,
+     .set = Set<&SearchOptions::net_setup_priors>,
+     .choices = kSetupPriorsNames},
+    {.name = "policy_weight",
+     .type = OptionType::kFloat,
+     .min = 0,
+     .max = search::kMaxPolicyWeight,
+     .default_value = search::kDefaultPolicyWeight,
+     .help = "eval=hybrid with a shortlist: weight of the network's policy in "
+             "the priors (the shortlist's, then every move's), beside the "
+             "classic ones; 0 = classic only",
+     .get = Get<&SearchOptions::policy_weight>,
+     .set = Set<&SearchOptions::policy_weight>},
 }};
-
-// Reads the option's field as a double (every range fits exactly).
-double GetValue(const search::SearchOptions& o, OptionId id) {
-  switch (id) {
-    case OptionId::kThreads:
-      return o.threads;
-    case OptionId::kVisits:
-      return static_cast<double>(o.visits);
-    case OptionId::kMovetime:
-      return o.movetime_s;
-    case OptionId::kHash:
-      return o.hash_mb;
-    case OptionId::kSeed:
-      return static_cast<double>(o.seed);
-    case OptionId::kLevel:
-      return o.level;
-    case OptionId::kEval:
-      return static_cast<int>(o.eval);
-    case OptionId::kShortlist:
-      return o.shortlist;
-    case OptionId::kSetupPriors:
-      return o.net_setup_priors ? 1 : 0;
-    case OptionId::kPolicyWeight:
-      return o.policy_weight;
-  }
-  return 0;
-}
-
-// Stores an already range-checked value.
-void SetValue(search::SearchOptions& o, OptionId id, double value) {
-  switch (id) {
-    case OptionId::kThreads:
-      o.threads = static_cast<int>(value);
-      return;
-    case OptionId::kVisits:
-      o.visits = static_cast<int64_t>(value);
-      return;
-    case OptionId::kMovetime:
-      o.movetime_s = value;
-      o.movetime_set = true;  // the user's choice, even when it is the default
-      return;
-    case OptionId::kHash:
-      o.hash_mb = static_cast<int>(value);
-      return;
-    case OptionId::kSeed:
-      o.seed = static_cast<uint64_t>(value);
-      return;
-    case OptionId::kLevel:
-      o.level = static_cast<int>(value);
-      return;
-    case OptionId::kEval:
-      o.eval = static_cast<search::EvalKind>(value);
-      return;
-    case OptionId::kShortlist:
-      o.shortlist = static_cast<int>(value);
-      return;
-    case OptionId::kSetupPriors:
-      o.net_setup_priors = value != 0;
-      return;
-    case OptionId::kPolicyWeight:
-      o.policy_weight = value;
-      return;
-  }
-}
 
 std::string FormatNumber(double value, const OptionSpec& spec) {
   if (spec.type == OptionType::kChoice) {
@@ -182,15 +201,8 @@ std::string ExpectedText(const OptionSpec& spec) {
 
 search::SearchOptions DefaultOptions() {
   search::SearchOptions options;
-  options.movetime_s = 1;
-  // The stronger at equal time in 2-player games with wallgo-net-2 and 3
-  // (docs/eval.md); games of 3 or 4 players search with the classic
-  // evaluation whatever the option says (the network never saw them).
-  options.eval = search::EvalKind::kHybrid;
-  // The network's shortlist and its policy in the priors (search.h says
-  // why these values).
-  options.shortlist = search::kDefaultShortlist;
-  options.policy_weight = search::kDefaultPolicyWeight;
+  for (const OptionSpec& spec : kOptions) spec.set(options, spec.default_value);
+  options.movetime_set = false;  // a default, not the user's choice
   return options;
 }
 
@@ -205,7 +217,7 @@ const OptionSpec* FindOption(absl::string_view name) {
 
 std::string OptionValueText(const search::SearchOptions& options,
                             const OptionSpec& spec) {
-  return FormatNumber(GetValue(options, spec.id), spec);
+  return FormatNumber(spec.get(options), spec);
 }
 
 absl::Status SetOptionFromText(search::SearchOptions& options,
@@ -220,7 +232,7 @@ absl::Status SetOptionFromText(search::SearchOptions& options,
     return absl::InvalidArgumentError(absl::StrCat(
         spec.name, " must be in ", FormatRange(spec), ", not ", shown));
   }
-  SetValue(options, spec.id, *value);
+  spec.set(options, *value);
   return absl::OkStatus();
 }
 
@@ -234,17 +246,16 @@ std::string FormatRange(const OptionSpec& spec) {
 
 std::string DescribeOption(const search::SearchOptions& options,
                            const OptionSpec& spec) {
-  const search::SearchOptions defaults = DefaultOptions();
+  const std::string default_text = FormatNumber(spec.default_value, spec);
   if (spec.type == OptionType::kChoice) {
     return absl::StrCat(
         spec.name, " type=choice values=", absl::StrJoin(spec.choices, "|"),
-        " default=", OptionValueText(defaults, spec),
-        " value=", OptionValueText(options, spec));
+        " default=", default_text, " value=", OptionValueText(options, spec));
   }
   return absl::StrCat(spec.name, " type=", TypeName(spec.type),
                       " min=", FormatNumber(spec.min, spec),
                       " max=", FormatNumber(spec.max, spec),
-                      " default=", OptionValueText(defaults, spec),
+                      " default=", default_text,
                       " value=", OptionValueText(options, spec));
 }
 

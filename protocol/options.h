@@ -1,7 +1,8 @@
 // The engine's named options (threads, visits, movetime, hash, seed, level,
-// eval):
-// one table shared by the GTP commands set_option/get_option/list_options and
-// by the command line, so both accept exactly the same names and ranges.
+// eval, shortlist, setup_priors, policy_weight): one table shared by the GTP
+// commands set_option/get_option/list_options and by the command line, so
+// both accept exactly the same names and ranges. Each option is one row of
+// that table (options.cc): its name, type, range, default and field.
 #pragma once
 
 #include <span>
@@ -16,34 +17,31 @@ namespace wallgo::protocol {
 // kChoice: one of `choices` by name, held as its index (min 0, max the last).
 enum class OptionType { kInt, kFloat, kChoice };
 
-enum class OptionId {
-  kThreads,
-  kVisits,
-  kMovetime,
-  kHash,
-  kSeed,
-  kLevel,
-  kEval,
-  kShortlist,
-  kSetupPriors,
-  kPolicyWeight
-};
-
+// One option: everything about it is in its row of the table.
 struct OptionSpec {
-  OptionId id;
   absl::string_view name;
   OptionType type;
   // Inclusive range; a float option takes any decimal value inside it.
   double min;
   double max;
+  // The engine's default (a choice's index), the only place that says it.
+  double default_value;
   absl::string_view help;
+  // The option's field of SearchOptions as a double (every range fits
+  // exactly), and the store of an already range-checked value into it.
+  double (*get)(const search::SearchOptions&);
+  void (*set)(search::SearchOptions&, double);
   std::span<const char* const> choices = {};  // kChoice: the names
+  // A query of kata-analyze JSON may not override it: it sizes the
+  // process's searchers.
+  bool process_wide = false;
 };
 
-// The engine's defaults: search::SearchOptions' defaults, except a move time
-// of 1 second, so that a plain `genmove` always ends on its own. That default
-// is not the user's choice (movetime_set stays false): a clock given by
-// time_settings/time_left replaces it. Setting movetime (even to 1) sets it.
+// The engine's defaults: search::SearchOptions with every option's
+// default_value from the table. Its move time of 1 second makes a plain
+// `genmove` end on its own; that default is not the user's choice
+// (movetime_set stays false): a clock given by time_settings/time_left
+// replaces it. Setting movetime (even to 1) sets it.
 search::SearchOptions DefaultOptions();
 
 // Every option, in the order list_options prints them.

@@ -4,11 +4,11 @@
 
 #include <memory>
 
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
+#include "search/classic/shortlist_evaluator.h"
 #include "search/mcts.h"
 #include "search/players/alphabeta.h"
 #include "search/players/greedy.h"
-#include "search/shortlist_evaluator.h"
 
 namespace wallgo::search {
 namespace {
@@ -69,9 +69,9 @@ class LevelSearcher : public Searcher {
 constexpr int kNetPlayers = 2;
 
 // PUCT's exploration constant with the network's values (eval=hybrid, 2
-// players). Measured against 1.0 (docs/eval.md, "Exploration"): +78 +- 71
-// Elo at 3000 playouts a move, +38 +- 68 at 10000; 2.0 +35, 2.8 -78, 0.7
-// -67 at 3000. The classic evaluation gained nothing from it (51-48).
+// players); the classic evaluation keeps 1.0 (1.4 gained it nothing).
+// Measured against other values: docs/eval.md, "Exploration with the
+// network's values".
 constexpr double kLearnedCPuct = 1.4;
 
 // The search's evaluator with network `net` as options.eval says: its

@@ -16,7 +16,7 @@
 #include "engine/movegen.h"
 #include "engine/regions.h"
 #include "engine/zobrist.h"
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 #include "search/time_plan.h"
 #include "search/tree_policy.h"
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "search/classic_evaluator.h"
+#include "search/classic/classic_evaluator.h"
 #include "search/evaluator.h"
 #include "search/graph.h"
 #include "search/search.h"
@@ -21,8 +21,8 @@ struct MctsConfig {
   // 2-player games; the learned evaluation takes its own (kLearnedCPuct in
   // levels.cc).
   double c_puct = 1.0;
-  // The same in games of 3 or 4 players, which search with the classic
-  // evaluation whatever `eval` says.
+  // The same in games of 3 or 4 players, whose evaluation is the classic one
+  // unless a network for them is loaded (SearchOptions::net_multi).
   double multi_player_c_puct = 1.0;
   // Leaf values and priors. Null: a ClassicEvaluator with `classic`.
   std::shared_ptr<const Evaluator> evaluator;

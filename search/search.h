@@ -29,17 +29,19 @@ inline constexpr std::array<const char*, 3> kEvalKindNames = {"classic", "net",
 // for eval=hybrid.
 //
 // Only the network's 16 best moves get a classic child evaluation when a
-// node is expanded: the same strength at equal playouts, 1.3x the playouts
-// (docs/eval.md, "The shortlist").
+// node is expanded; why 16, measured: docs/eval.md, "The shortlist".
 inline constexpr int kDefaultShortlist = 16;
-// The network's policy beside the classic priors, at every chunk of edges:
-// +53 +- 22 Elo at 1000 playouts a move, +37 +- 34 at 4000, and blending
-// later chunks too another +66 +- 34 (docs/eval.md, "The policy in the
-// priors").
+// The network's policy beside the classic priors, at every chunk of edges;
+// why, and why 0.25, measured: docs/eval.md, "The policy in the priors".
 inline constexpr double kDefaultPolicyWeight = 0.25;
 // The largest policy_weight an option or command line accepts.
 inline constexpr double kMaxPolicyWeight = 8;
 
+// A search's options. These defaults are the library's, for tests and
+// tools that build a searcher themselves: classic evaluation, no move time.
+// The engine's defaults (the wallgo program, list_options) are the
+// default column of the option table in protocol/options.cc, applied by
+// protocol::DefaultOptions().
 struct SearchOptions {
   int threads = 1;
   int64_t visits = 0;     // playouts per move; 0 = no visit limit

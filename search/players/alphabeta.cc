@@ -11,7 +11,7 @@
 
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 #include "search/players/player_common.h"
 
 namespace wallgo::search {

@@ -10,7 +10,7 @@
 #include <atomic>
 #include <memory>
 
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 #include "search/search.h"
 
 namespace wallgo::search {

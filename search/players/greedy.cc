@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "engine/movegen.h"
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 #include "search/players/player_common.h"
 
 namespace wallgo::search {

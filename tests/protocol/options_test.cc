@@ -10,8 +10,12 @@ TEST(OptionsTest, EveryOptionOfTheContractExistsWithItsDefault) {
   const search::SearchOptions defaults = DefaultOptions();
   for (const char* name :
        {"threads", "visits", "movetime", "hash", "seed", "level", "eval"}) {
-    const OptionSpec* spec = FindOption(name);
-    ASSERT_NE(spec, nullptr) << name;
+    EXPECT_NE(FindOption(name), nullptr) << name;
+  }
+  // DefaultOptions() and list_options's default= both come from the table.
+  for (const OptionSpec& option : AllOptions()) {
+    const OptionSpec* spec = FindOption(option.name);
+    ASSERT_EQ(spec, &option) << option.name;
     const std::string description = DescribeOption(defaults, *spec);
     const std::string value = OptionValueText(defaults, *spec);
     EXPECT_NE(description.find(" default=" + value + " value=" + value),

@@ -20,8 +20,8 @@
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "search/bench.h"
-#include "search/classic_evaluator.h"
-#include "search/eval/eval.h"
+#include "search/classic/classic_evaluator.h"
+#include "search/classic/eval.h"
 
 namespace wallgo::search {
 namespace {

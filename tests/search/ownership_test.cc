@@ -10,7 +10,7 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 #include "search/mcts.h"
 #include "tests/engine/test_support.h"
 

@@ -11,7 +11,7 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 #include "search/players/alphabeta.h"
 #include "search/players/greedy.h"
 #include "tests/engine/test_support.h"

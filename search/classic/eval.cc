@@ -1,4 +1,4 @@
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 
 #include <algorithm>
 #include <bit>
@@ -6,7 +6,7 @@
 
 #include "engine/bitboard.h"
 #include "engine/regions.h"
-#include "search/eval/race.h"
+#include "search/classic/race.h"
 
 namespace wallgo::search {
 namespace {

@@ -28,7 +28,7 @@ struct Evaluation {
 Evaluation Evaluate(const Position& pos);
 
 // The mover's head start, in cells, fitted to self-play results together
-// with WinScale (tests/search/eval/eval_calibrate.cc).
+// with WinScale (tools/bench/eval_calibrate.cc).
 inline constexpr float kTempoCells = 0.75f;
 
 // Knobs of the evaluation, for tuning matches; Evaluate uses the defaults.

@@ -21,7 +21,7 @@
 #include "engine/regions.h"
 #include "search/players/alphabeta.h"
 #include "search/players/greedy.h"
-#include "tests/search/eval/tool_flags.h"
+#include "tools/bench/tool_flags.h"
 
 namespace wallgo::search {
 namespace {

@@ -8,7 +8,7 @@
 #include <memory>
 #include <span>
 
-#include "search/classic_evaluator.h"
+#include "search/classic/classic_evaluator.h"
 #include "search/evaluator.h"
 
 namespace wallgo::search {
@@ -37,8 +37,8 @@ class ShortlistEvaluator : public Evaluator {
               std::span<float> priors) const override;
   // Only a node's expansion takes the shortlist: a node that earned more
   // edges gets the classic priors of every move, blended with the policy
-  // as the shortlist's are when policy_weight > 0 (one more network call:
-  // worth +66 +- 34 Elo at 4000 playouts a move, docs/eval.md).
+  // as the shortlist's are when policy_weight > 0 (one more network call,
+  // worth its cost: docs/eval.md, "The policy in the priors").
   void ChunkPriors(const Position& pos, std::span<const Move> moves,
                    std::span<float> priors, int edges) const override;
   Value ChildEstimate(const Position& child) const override {

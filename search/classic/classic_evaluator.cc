@@ -1,4 +1,4 @@
-#include "search/classic_evaluator.h"
+#include "search/classic/classic_evaluator.h"
 
 #include <algorithm>
 #include <array>
@@ -9,7 +9,7 @@
 #include "engine/movegen.h"
 #include "engine/regions.h"
 #include "engine/zobrist.h"
-#include "search/eval/children.h"
+#include "search/classic/children.h"
 
 namespace wallgo::search {
 namespace {

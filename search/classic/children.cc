@@ -1,4 +1,4 @@
-#include "search/eval/children.h"
+#include "search/classic/children.h"
 
 #include <array>
 #include <cmath>
@@ -6,8 +6,8 @@
 
 #include "engine/bitboard.h"
 #include "engine/regions.h"
-#include "search/eval/eval.h"
-#include "search/eval/race.h"
+#include "search/classic/eval.h"
+#include "search/classic/race.h"
 
 namespace wallgo::search {
 namespace {

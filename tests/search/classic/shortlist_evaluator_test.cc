@@ -1,7 +1,7 @@
 // Priors from a shortlist: the policy picks which moves the classic
 // evaluation values, the classic utilities order them, and every other move
 // keeps the policy's odds below them.
-#include "search/shortlist_evaluator.h"
+#include "search/classic/shortlist_evaluator.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "search/shortlist_evaluator.h"
+#include "search/classic/shortlist_evaluator.h"
 
 #include <algorithm>
 #include <array>

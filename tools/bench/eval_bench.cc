@@ -7,8 +7,8 @@
 #include "benchmark/benchmark.h"
 #include "engine/movegen.h"
 #include "engine/regions.h"
-#include "search/eval/children.h"
-#include "search/eval/eval.h"
+#include "search/classic/children.h"
+#include "search/classic/eval.h"
 #include "search/players/alphabeta.h"
 #include "search/players/greedy.h"
 

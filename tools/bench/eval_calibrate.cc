@@ -13,9 +13,9 @@
 #include "boost/program_options.hpp"
 #include "engine/movegen.h"
 #include "engine/regions.h"
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 #include "search/players/alphabeta.h"
-#include "tests/search/eval/tool_flags.h"
+#include "tools/bench/tool_flags.h"
 
 namespace wallgo::search {
 namespace {

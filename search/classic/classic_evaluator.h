@@ -1,5 +1,5 @@
 // The classic evaluation behind the Evaluator interface: the reachability
-// estimate of search/eval (after a few random moves) for the value, and
+// estimate of search/classic (after a few random moves) for the value, and
 // priors from evaluating the children (or a cheaper, weaker grouped prior).
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <span>
 
 #include "engine/position.h"
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 #include "search/evaluator.h"
 #include "search/value.h"
 

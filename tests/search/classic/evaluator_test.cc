@@ -1,7 +1,5 @@
 // The classic evaluation behind the Evaluator interface: values, and the
 // priors of every kind (the grouped one must really share evaluations).
-#include "search/classic_evaluator.h"
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -16,6 +14,7 @@
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "search/bench.h"
+#include "search/classic/classic_evaluator.h"
 
 namespace wallgo::search {
 namespace {

@@ -1,6 +1,6 @@
 // The reachability evaluation on hand-built positions whose reach can be
 // worked out on paper.
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 
 #include <algorithm>
 #include <array>
@@ -11,7 +11,7 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
-#include "search/eval/children.h"
+#include "search/classic/children.h"
 #include "tests/engine/test_support.h"
 
 namespace wallgo::search {

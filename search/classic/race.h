@@ -1,13 +1,13 @@
 // Parts of the reachability evaluation shared by Evaluate (eval.cc) and the
 // evaluation of all children at once (children.cc), which builds its
-// children's boards without a Position. Internal to search/eval.
+// children's boards without a Position. Internal to search/classic.
 #pragma once
 
 #include <array>
 
 #include "engine/bitboard.h"
 #include "engine/position.h"
-#include "search/eval/eval.h"
+#include "search/classic/eval.h"
 
 namespace wallgo::search {
 
