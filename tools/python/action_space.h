@@ -1,0 +1,57 @@
+// The Python module's fixed integer action space and observation planes
+// (docs/python.md): every move of every variant has one action number, so a
+// learner can use one output layer and a legal-action mask.
+//   0 .. 48            place a stone on cell c (a1 = 0, b1 = 1, ..., g7 = 48)
+//   49 + k             turn:  move and build, k = (from * 13 + offset) * 4 +
+//   side 49 + 2548 + k      break: move and remove a wall, same k 5145 pass
+// `offset` numbers the 13 cells within two orthogonal steps of `from`
+// (kOffsets); a destination is never farther. Resign has no action.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "engine/position.h"
+#include "engine/types.h"
+
+namespace wallgo::python {
+
+inline constexpr int kNumOffsets = 13;
+// (column, row) steps from the origin to the destination.
+inline constexpr std::array<std::array<int, 2>, kNumOffsets> kOffsets = {
+    {{0, 0},
+     {0, 1},
+     {1, 0},
+     {0, -1},
+     {-1, 0},
+     {0, 2},
+     {2, 0},
+     {0, -2},
+     {-2, 0},
+     {1, 1},
+     {1, -1},
+     {-1, -1},
+     {-1, 1}}};
+
+inline constexpr int kTurnBase = kNumCells;
+inline constexpr int kMovesPerKind = kNumCells * kNumOffsets * kNumSides;
+inline constexpr int kBreakBase = kTurnBase + kMovesPerKind;
+inline constexpr int kPassAction = kBreakBase + kMovesPerKind;
+inline constexpr int kActionSize = kPassAction + 1;
+
+// The action of `move`; nullopt for resign (no action).
+std::optional<int> MoveToAction(Move move);
+// The move of `action`; nullopt outside 0..kActionSize-1 or for a
+// destination off the board.
+std::optional<Move> ActionToMove(int64_t action);
+
+// Observation planes of one position, seen from the side to move, each 7x7
+// (index row * 7 + column, a1 first): the stones of slot 0 (the side to
+// move), 1, 2, 3 (the next players in turn order), then the walls on the
+// north edges and on the east edges of cells.
+inline constexpr int kObservationPlanes = 6;
+inline constexpr int kObservationSize = kObservationPlanes * kNumCells;
+void WriteObservation(const Position& pos, uint8_t* out);
+
+}  // namespace wallgo::python
