@@ -1,46 +1,30 @@
 #include "tools/python/action_space.h"
 
+#include <cstring>
+
 namespace wallgo::python {
 namespace {
 
-// kOffsets' index of the step (dcol, drow), or -1: [drow + 2][dcol + 2].
-constexpr std::array<std::array<int8_t, 5>, 5> OffsetIndexTable() {
-  std::array<std::array<int8_t, 5>, 5> table{};
-  for (auto& row : table) row.fill(-1);
-  for (int i = 0; i < kNumOffsets; ++i) {
-    table[kOffsets[i][1] + 2][kOffsets[i][0] + 2] = static_cast<int8_t>(i);
+// The 8 bytes (0 or 1) of each byte's bits, lowest bit first.
+constexpr std::array<uint64_t, 256> BitsToBytes() {
+  std::array<uint64_t, 256> table{};
+  for (int byte = 0; byte < 256; ++byte) {
+    for (int bit = 0; bit < 8; ++bit) {
+      table[byte] |= uint64_t((byte >> bit) & 1) << (8 * bit);
+    }
   }
   return table;
 }
-constexpr auto kOffsetIndex = OffsetIndexTable();
+constexpr auto kBitsToBytes = BitsToBytes();
 
 void WritePlane(Bitboard cells, uint8_t* out) {
-  for (int cell = 0; cell < kNumCells; ++cell) out[cell] = (cells >> cell) & 1;
+  for (int i = 0; i < 6; ++i) {  // cells 0..47, eight at a time
+    std::memcpy(out + 8 * i, &kBitsToBytes[(cells >> (8 * i)) & 0xFF], 8);
+  }
+  out[48] = (cells >> 48) & 1;
 }
 
 }  // namespace
-
-std::optional<int> MoveToAction(Move move) {
-  switch (move.kind) {
-    case MoveKind::kPlace:
-      return move.to;
-    case MoveKind::kPass:
-      return kPassAction;
-    case MoveKind::kResign:
-      return std::nullopt;
-    case MoveKind::kTurn:
-    case MoveKind::kBreak:
-      break;
-  }
-  const int dcol = ColOf(move.to) - ColOf(move.from);
-  const int drow = RowOf(move.to) - RowOf(move.from);
-  if (dcol < -2 || dcol > 2 || drow < -2 || drow > 2) return std::nullopt;
-  const int offset = kOffsetIndex[drow + 2][dcol + 2];
-  if (offset < 0) return std::nullopt;
-  const int base = move.kind == MoveKind::kTurn ? kTurnBase : kBreakBase;
-  return base + (move.from * kNumOffsets + offset) * kNumSides +
-         static_cast<int>(move.side);
-}
 
 std::optional<Move> ActionToMove(int64_t action) {
   if (action < 0 || action >= kActionSize) return std::nullopt;

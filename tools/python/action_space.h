@@ -40,8 +40,36 @@ inline constexpr int kBreakBase = kTurnBase + kMovesPerKind;
 inline constexpr int kPassAction = kBreakBase + kMovesPerKind;
 inline constexpr int kActionSize = kPassAction + 1;
 
-// The action of `move`; nullopt for resign (no action).
-std::optional<int> MoveToAction(Move move);
+namespace internal {
+// kOffsets' index of a step by its difference of cell numbers (dcol + 7 *
+// drow, all distinct within two steps), at [difference + 16]; -1 for none.
+constexpr std::array<int8_t, 33> OffsetByCellStep() {
+  std::array<int8_t, 33> table{};
+  table.fill(-1);
+  for (int i = 0; i < kNumOffsets; ++i) {
+    table[kOffsets[i][0] + 7 * kOffsets[i][1] + 16] = static_cast<int8_t>(i);
+  }
+  return table;
+}
+inline constexpr std::array<int8_t, 33> kOffsetByCellStep = OffsetByCellStep();
+}  // namespace internal
+
+// The action of `move`; nullopt for resign and for a destination more than
+// two steps away (no action). Inline: VectorEnv maps every legal move.
+inline std::optional<int> MoveToAction(Move move) {
+  if (move.kind == MoveKind::kPlace) return move.to;
+  if (move.kind == MoveKind::kPass) return kPassAction;
+  if (move.kind == MoveKind::kResign) return std::nullopt;
+  const int dcol = ColOf(move.to) - ColOf(move.from);
+  const int step = move.to - move.from;
+  if (dcol < -2 || dcol > 2 || step < -16 || step > 16) return std::nullopt;
+  const int offset = internal::kOffsetByCellStep[step + 16];
+  if (offset < 0) return std::nullopt;
+  const int base = move.kind == MoveKind::kTurn ? kTurnBase : kBreakBase;
+  return base + (move.from * kNumOffsets + offset) * kNumSides +
+         static_cast<int>(move.side);
+}
+
 // The move of `action`; nullopt outside 0..kActionSize-1 or for a
 // destination off the board.
 std::optional<Move> ActionToMove(int64_t action);

@@ -72,6 +72,23 @@ Move MoveFromPython(const py::handle& value) {
                    std::string(py::str(py::type::of(value).attr("__name__")))));
 }
 
+// Every action's notation as a Python string, made once: legal_moves()
+// hands out references instead of making a string per move. Never freed
+// (it must outlive every list holding its strings).
+PyObject* ActionName(int action) {
+  static const auto* const names = [] {
+    auto* table = new std::vector<PyObject*>(kActionSize, nullptr);
+    for (int a = 0; a < kActionSize; ++a) {
+      if (const std::optional<Move> move = ActionToMove(a)) {
+        const std::string name = MoveName(*move);
+        (*table)[a] = PyUnicode_InternFromString(name.c_str());
+      }
+    }
+    return table;
+  }();
+  return (*names)[action];
+}
+
 int SymmetryIndex(int s) {
   if (s < 0 || s >= search::net::kNumSymmetries) {
     throw py::value_error(absl::StrCat("symmetry ", s, " is not in 0..7"));
@@ -99,20 +116,33 @@ class PyGame {
     GenerateMoves(pos(), list);
     return {list.begin(), list.end()};
   }
-  std::vector<std::string> LegalMoves() const {
-    std::vector<std::string> names;
-    for (const Move& m : Moves()) names.push_back(MoveName(m));
+  // A list built with the C API: pybind11's vector casters cost more than
+  // the move generation itself.
+  py::list LegalMoves() const {
+    MoveList moves;
+    GenerateMoves(pos(), moves);
+    py::list names(moves.size());
+    for (int i = 0; i < moves.size(); ++i) {
+      PyObject* name = ActionName(*MoveToAction(moves[i]));
+      Py_INCREF(name);
+      PyList_SET_ITEM(names.ptr(), i, name);
+    }
     return names;
   }
-  std::vector<int> LegalActions() const {
-    std::vector<int> actions;
-    for (const Move& m : Moves()) actions.push_back(*MoveToAction(m));
+  py::list LegalActions() const {
+    MoveList moves;
+    GenerateMoves(pos(), moves);
+    py::list actions(moves.size());
+    for (int i = 0; i < moves.size(); ++i) {
+      PyList_SET_ITEM(actions.ptr(), i,
+                      PyLong_FromLong(*MoveToAction(moves[i])));
+    }
     return actions;
   }
   py::array_t<bool> LegalActionMask() const {
     auto mask = NewArray<bool>({kActionSize});
     std::fill_n(mask.mutable_data(), kActionSize, false);
-    for (const int a : LegalActions()) mask.mutable_data()[a] = true;
+    for (const Move& m : Moves()) mask.mutable_data()[*MoveToAction(m)] = true;
     return mask;
   }
 
