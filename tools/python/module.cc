@@ -58,10 +58,16 @@ Move MoveFromPython(const py::handle& value) {
     return ValueOrThrow(ParseMove(value.cast<std::string>()));
   }
   if (PyIndex_Check(value.ptr()) && !PyBool_Check(value.ptr())) {
-    const auto action = value.cast<int64_t>();
-    const std::optional<Move> move = ActionToMove(action);
+    const auto index =
+        py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+    if (!index) throw py::error_already_set();
+    int overflow = 0;
+    const long long action =
+        PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+    const std::optional<Move> move =
+        overflow ? std::nullopt : ActionToMove(action);
     if (!move) {
-      throw py::value_error(absl::StrCat("action ", action,
+      throw py::value_error(absl::StrCat("action ", std::string(py::str(index)),
                                          " is not a move on the board (0..",
                                          kActionSize - 1, ")"));
     }

@@ -126,6 +126,8 @@ def test_illegal_moves_raise_and_change_nothing():
         game.play(wallgo.ACTION_SIZE + 5)
     with pytest.raises(ValueError):
         game.play(-1)
+    with pytest.raises(ValueError, match="not a move"):
+        game.play(2**70)
     for wrong in [1.5, None, b"d4", ["d4"], True]:
         with pytest.raises(TypeError):
             game.play(wrong)
