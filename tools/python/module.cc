@@ -21,6 +21,7 @@
 #include "engine/regions.h"
 #include "search/net/features.h"
 #include "tools/python/action_space.h"
+#include "tools/python/data_binding.h"
 #include "tools/python/engine_binding.h"
 #include "tools/python/vector_env.h"
 #include "tools/train/symmetry.h"
@@ -261,6 +262,8 @@ class PyGame {
 
 }  // namespace
 
+py::object MakeGame(const Position& pos) { return py::cast(PyGame(pos)); }
+
 const Position& GamePosition(const py::handle& game) {
   if (!py::isinstance<PyGame>(game)) {
     throw py::type_error("expected a wallgo.Game");
@@ -492,4 +495,5 @@ PYBIND11_MODULE(_wallgo, m) {
           py::arg("i"), "Game i's current position as a Game (a copy).");
 
   BindEngine(m);
+  BindData(m);
 }
