@@ -39,6 +39,7 @@ inline constexpr int kMovesPerKind = kNumCells * kNumOffsets * kNumSides;
 inline constexpr int kBreakBase = kTurnBase + kMovesPerKind;
 inline constexpr int kPassAction = kBreakBase + kMovesPerKind;
 inline constexpr int kActionSize = kPassAction + 1;
+static_assert(kActionSize <= 65536, "VectorEnv keeps actions in 16 bits");
 
 namespace internal {
 // kOffsets' index of a step by its difference of cell numbers (dcol + 7 *

@@ -40,7 +40,7 @@ void VectorEnv::Refresh(int env) {
   GenerateMoves(pos, moves);
   for (int i = 0; i < moves.size(); ++i) {
     // Every generated move has an action (no resign among them).
-    legal[i] = *MoveToAction(moves[i]);
+    legal[i] = static_cast<uint16_t>(*MoveToAction(moves[i]));
     mask[legal[i]] = 1;
   }
   legal_count_[env] = moves.size();

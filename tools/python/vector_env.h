@@ -60,7 +60,7 @@ class VectorEnv {
   std::vector<int8_t> to_move_;
   // The legal actions of each game ([env][0..count)), to clear its mask
   // cheaply and to sample from.
-  std::vector<std::array<int32_t, MoveList::kCapacity>> legal_;
+  std::vector<std::array<uint16_t, MoveList::kCapacity>> legal_;
   std::vector<int> legal_count_;
   std::mt19937_64 rng_;
 };
