@@ -332,16 +332,20 @@ PYBIND11_MODULE(_wallgo, m) {
       .def_static("from_position", &PyGame::FromPosition, py::arg("position"),
                   "A game starting from a position string (no history).")
       .def_property_readonly(
-          "rules", [](const PyGame& g) { return RulesString(g.pos().rules()); })
+          "rules", [](const PyGame& g) { return RulesString(g.pos().rules()); },
+          "The rules as the protocol's `rules` prints them.")
       .def_property_readonly(
-          "num_players", [](const PyGame& g) { return g.pos().num_players(); })
+          "num_players", [](const PyGame& g) { return g.pos().num_players(); },
+          "Players in the game (2-4).")
       .def_property_readonly(
           "to_move", [](const PyGame& g) { return Index(g.pos().to_move()); },
           "The colour index (0 red, 1 blue, 2 green, 3 yellow) to move.")
-      .def_property_readonly("in_setup",
-                             [](const PyGame& g) { return g.pos().in_setup(); })
-      .def_property_readonly("is_over",
-                             [](const PyGame& g) { return g.game().is_over(); })
+      .def_property_readonly(
+          "in_setup", [](const PyGame& g) { return g.pos().in_setup(); },
+          "Stones are still being placed.")
+      .def_property_readonly(
+          "is_over", [](const PyGame& g) { return g.game().is_over(); },
+          "The game has ended (settled, no moves, resign).")
       .def_property_readonly("scores", &PyGame::Scores,
                              "Each player's cells of owned regions.")
       .def_property_readonly(
@@ -391,7 +395,9 @@ PYBIND11_MODULE(_wallgo, m) {
       .def("symmetry", &PyGame::Symmetry, py::arg("symmetry"),
            "The position moved by symmetry 0..7, as a new game (ValueError "
            "when that position cannot arise under the rules).")
-      .def("copy", [](const PyGame& g) { return PyGame(g); })
+      .def(
+          "copy", [](const PyGame& g) { return PyGame(g); },
+          "An independent copy (history included).")
       .def("__copy__", [](const PyGame& g) { return PyGame(g); })
       .def("__repr__", [](const PyGame& g) {
         return "wallgo.Game.from_position('" + PositionString(g.pos()) + "')";
@@ -405,8 +411,9 @@ PYBIND11_MODULE(_wallgo, m) {
                  n, ValueOrThrow(Position::Start(RulesFromText(rules))), seed);
            }),
            py::arg("n"), py::arg("rules") = "players=2", py::arg("seed") = 0)
-      .def_property_readonly("num_envs", &VectorEnv::num_envs)
-      .def_property_readonly("num_players", &VectorEnv::num_players)
+      .def_property_readonly("num_envs", &VectorEnv::num_envs, "n, the games.")
+      .def_property_readonly("num_players", &VectorEnv::num_players,
+                             "Players in each game.")
       .def_property_readonly(
           "observations",
           [](py::object self) {
