@@ -273,10 +273,20 @@ const Position& GamePosition(const py::handle& game) {
 
 namespace {
 
-py::array MakeView(py::object owner, py::dtype dtype,
-                   std::vector<py::ssize_t> shape, void* data) {
-  return py::array(dtype, shape, data, owner);
+using Shape = std::vector<py::ssize_t>;
+
+// A VectorEnv property that views one of its buffers as numpy's `DType`
+// (no copy; the view keeps the environment alive).
+template <typename DType, typename T, typename ShapeOf>
+auto ViewOf(T* (VectorEnv::*buffer)(), ShapeOf shape_of) {
+  static_assert(sizeof(DType) == sizeof(T));
+  return [buffer, shape_of](py::object self) {
+    auto& env = self.cast<VectorEnv&>();
+    return py::array(py::dtype::of<DType>(), shape_of(env), (env.*buffer)(),
+                     self);
+  };
 }
+Shape PerGame(const VectorEnv& env) { return {env.num_envs()}; }
 
 }  // namespace
 }  // namespace wallgo::python
@@ -416,46 +426,32 @@ PYBIND11_MODULE(_wallgo, m) {
                              "Players in each game.")
       .def_property_readonly(
           "observations",
-          [](py::object self) {
-            auto& env = self.cast<VectorEnv&>();
-            return MakeView(
-                self, py::dtype::of<uint8_t>(),
-                {env.num_envs(), kObservationPlanes, kBoardSize, kBoardSize},
-                env.observations());
-          },
+          ViewOf<uint8_t>(&VectorEnv::observations,
+                          [](const VectorEnv& env) {
+                            return Shape{env.num_envs(), kObservationPlanes,
+                                         kBoardSize, kBoardSize};
+                          }),
           "uint8 [n, 6, 7, 7] view (Game.observation of each game).")
       .def_property_readonly(
           "masks",
-          [](py::object self) {
-            auto& env = self.cast<VectorEnv&>();
-            return MakeView(self, py::dtype::of<bool>(),
-                            {env.num_envs(), kActionSize}, env.masks());
-          },
+          ViewOf<bool>(&VectorEnv::masks,
+                       [](const VectorEnv& env) {
+                         return Shape{env.num_envs(), kActionSize};
+                       }),
           "bool [n, ACTION_SIZE] view: the legal actions of each game.")
       .def_property_readonly(
           "rewards",
-          [](py::object self) {
-            auto& env = self.cast<VectorEnv&>();
-            return MakeView(self, py::dtype::of<float>(),
-                            {env.num_envs(), env.num_players()}, env.rewards());
-          },
+          ViewOf<float>(&VectorEnv::rewards,
+                        [](const VectorEnv& env) {
+                          return Shape{env.num_envs(), env.num_players()};
+                        }),
           "float32 [n, players] view: each player's reward of the games "
           "that ended in the last step, else 0.")
       .def_property_readonly(
-          "dones",
-          [](py::object self) {
-            auto& env = self.cast<VectorEnv&>();
-            return MakeView(self, py::dtype::of<bool>(), {env.num_envs()},
-                            env.dones());
-          },
+          "dones", ViewOf<bool>(&VectorEnv::dones, PerGame),
           "bool [n] view: the game ended in the last step (and restarted).")
       .def_property_readonly(
-          "to_move",
-          [](py::object self) {
-            auto& env = self.cast<VectorEnv&>();
-            return MakeView(self, py::dtype::of<int8_t>(), {env.num_envs()},
-                            env.to_move());
-          },
+          "to_move", ViewOf<int8_t>(&VectorEnv::to_move, PerGame),
           "int8 [n] view: the colour index to move in each game.")
       .def(
           "step",

@@ -3,7 +3,7 @@ text protocol (the reference every answer is compared with) and the rules
 variants."""
 
 import os
-import subprocess
+import sys
 
 import pytest
 
@@ -31,33 +31,25 @@ def engine_path():
 
 
 class Gtp:
-    """The engine in GTP mode: send a command, get its answer's text."""
+    """The engine in GTP mode (the soak script's client): send a command,
+    get its answer's text."""
 
-    def __init__(self, *args):
-        self.proc = subprocess.Popen(
-            [engine_path(), *args], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, text=True)
+    def __init__(self):
+        sys.path.insert(0, os.path.join(os.environ["WALLGO_SOURCE_DIR"],
+                                        "tools", "soak"))
+        from protocol_soak import Engine
+        self.engine = Engine([engine_path()])
 
     def ask(self, command):
-        """The answer's text after '= '; raises on a '?' answer."""
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if line == "":
-                raise RuntimeError(f"engine ended during {command!r}")
-            if line == "\n" and lines:
-                break
-            lines.append(line.rstrip("\n"))
-        text = "\n".join(lines)
+        """The answer's text after '= '; ValueError on a '?' answer."""
+        text = "\n".join(self.engine.ask(command))
         if text.startswith("?"):
             raise ValueError(text[2:])
         return text[2:] if text.startswith("= ") else text[1:]
 
     def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
+        self.engine.proc.stdin.close()
+        self.engine.proc.wait(timeout=10)
 
 
 @pytest.fixture
