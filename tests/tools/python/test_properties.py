@@ -20,7 +20,7 @@ calls = st.lists(st.tuples(
     values, st.integers(min_value=0, max_value=300)), max_size=40)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, database=None)
 @given(st.sampled_from(VARIANTS), calls)
 def test_random_calls_never_crash(rules, sequence):
     game = wallgo.Game(rules)
