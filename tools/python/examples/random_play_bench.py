@@ -14,16 +14,25 @@ import time
 import wallgo
 
 
+def resident_kb():
+    with open("/proc/self/status") as f:
+        return int(next(line for line in f if line.startswith("VmRSS")).split()[1])
+
+
 def vector_env_rate(n, steps, rules):
+    """Steps a second, games finished, and the resident memory (kB) after
+    a tenth of the steps and at the end."""
     env = wallgo.VectorEnv(n, rules=rules, seed=1)
     env.step(env.random_actions())  # warm up
-    games = 0
+    games, warm_kb = 0, resident_kb()
     start = time.perf_counter()
-    for _ in range(steps):
+    for step in range(steps):
         _, _, _, dones = env.step(env.random_actions())
         games += int(dones.sum())
+        if step == steps // 10:
+            warm_kb = resident_kb()
     seconds = time.perf_counter() - start
-    return n * steps / seconds, games
+    return n * steps / seconds, games, warm_kb, resident_kb()
 
 
 def game_rate(moves, rules):
@@ -46,9 +55,10 @@ def main():
     parser.add_argument("--moves", type=int, default=200000, help="Game moves")
     parser.add_argument("--rules", default="players=2")
     args = parser.parse_args()
-    rate, games = vector_env_rate(args.n, args.steps, args.rules)
+    rate, games, warm_kb, end_kb = vector_env_rate(args.n, args.steps, args.rules)
     print(f"VectorEnv n={args.n} rules='{args.rules}': {rate / 1e6:.2f} M steps/s "
-          f"({games} games finished)")
+          f"({games} games finished; resident memory {warm_kb} kB after warm-up, "
+          f"{end_kb} kB at the end)")
     print(f"Game.play + legal_moves: {game_rate(args.moves, args.rules) / 1e3:.0f} k moves/s")
 
 
