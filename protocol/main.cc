@@ -20,7 +20,6 @@
 #include "protocol/speedtest_job.h"
 #include "search/bench.h"
 #include "search/net/builtin_weights.h"
-#include "search/net/net_evaluator.h"
 #include "search/search.h"
 #include "search/speedtest.h"
 
@@ -143,11 +142,10 @@ int RunAnalysis(const Invocation& inv) {
 absl::Status LoadNet(Invocation& inv) {
   auto load = [](const std::string& file,
                  std::shared_ptr<const search::Evaluator>& out) {
-    absl::StatusOr<search::net::Network> network =
-        search::net::LoadWeights(file);
-    if (!network.ok()) return network.status();
-    out = std::make_shared<const search::net::NetEvaluator>(
-        std::make_shared<const search::net::Network>(*std::move(network)));
+    absl::StatusOr<std::shared_ptr<const search::Evaluator>> evaluator =
+        search::net::LoadNetEvaluator(file);
+    if (!evaluator.ok()) return evaluator.status();
+    out = *std::move(evaluator);
     return absl::OkStatus();
   };
   if (absl::Status s = load(inv.weights_file, inv.search.net); !s.ok()) {

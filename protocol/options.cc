@@ -16,13 +16,22 @@ namespace {
 
 constexpr std::array<const char*, 2> kSetupPriorsNames = {"classic", "net"};
 
+// The most search memory, in MB. The WebAssembly engine (tools/web) has at
+// most 2 GB of memory in all, and a search graph that does not fit would
+// abort it (it cannot catch std::bad_alloc), so it refuses more than 1 GB.
+#if defined(__EMSCRIPTEN__)
+constexpr double kMaxHashMb = 1024;
+#else
+constexpr double kMaxHashMb = 65536;
+#endif
+
 constexpr std::array<OptionSpec, 10> kOptions = {{
     {OptionId::kThreads, "threads", OptionType::kInt, 1, 256, "search threads"},
     {OptionId::kVisits, "visits", OptionType::kInt, 0, 1e12,
      "playouts per move, 0 = no visit limit"},
     {OptionId::kMovetime, "movetime", OptionType::kFloat, 0, 86400,
      "seconds per move, 0 = no fixed move time"},
-    {OptionId::kHash, "hash", OptionType::kInt, 1, 65536,
+    {OptionId::kHash, "hash", OptionType::kInt, 1, kMaxHashMb,
      "MB of search memory"},
     {OptionId::kSeed, "seed", OptionType::kInt, 0, 4294967295.0,
      "random seed of the search"},

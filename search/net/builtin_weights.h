@@ -3,10 +3,12 @@
 // no file to find; `--weights FILE` replaces them.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "search/evaluator.h"
 #include "search/net/network.h"
 
 namespace wallgo::search::net {
@@ -19,5 +21,9 @@ inline constexpr std::string_view kBuiltinWeightsName =
 // The network of the weights file at `path`, or the built-in one when `path`
 // is empty: what every program's --weights option means.
 absl::StatusOr<Network> LoadWeights(const std::string& path);
+
+// The evaluator of LoadWeights(path), for SearchOptions::net and net_multi.
+absl::StatusOr<std::shared_ptr<const Evaluator>> LoadNetEvaluator(
+    const std::string& path);
 
 }  // namespace wallgo::search::net

@@ -1,0 +1,165 @@
+#!/usr/bin/python3
+"""The WebAssembly engine (tools/web, docs/web.md) against the native one.
+
+Run by CTest after the `web_build` test has built this checkout for wasm
+(tools/web/build.sh into --web-build); exits 77 (CTest: skipped), saying
+why, when that build is missing. Both engines get the same protocol lines
+and must print the same bytes: perft counts, and with one thread, a seed
+and a fixed number of visits, the moves the search plays; and the network's
+values and priors, printed as exact hexadecimal floats, must be equal to
+the bit.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import unittest
+
+ARGS = None  # the command line, parsed before unittest runs
+
+# Node 20 and emscripten's output (docs/web.md).
+NODE_ENV = dict(os.environ, NODE_PATH="/usr/share/nodejs")
+
+
+def node_runner():
+    return os.path.join(ARGS.web_build, "site", "engine", "wallgo-node.js")
+
+
+def run(command, text, timeout=240):
+    done = subprocess.run(command, input=text, capture_output=True,
+                          text=True, timeout=timeout, env=NODE_ENV)
+    return done.returncode, done.stdout, done.stderr
+
+
+def converse(command, lines):
+    """What `command` answers to `lines`, sent one at a time, each after
+    the answer to the one before (an answer ends with an empty line), so
+    that no search is cut short by input arriving while it runs."""
+    engine = subprocess.Popen(command, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True, env=NODE_ENV)
+    answers = []
+    for line in lines:
+        engine.stdin.write(line + "\n")
+        engine.stdin.flush()
+        answer = []
+        while True:
+            out = engine.stdout.readline()
+            assert out, f"{command[0]} ended at {line!r}"
+            if out == "\n":
+                break
+            answer.append(out)
+        answers.append("".join(answer))
+    engine.stdin.close()
+    assert engine.wait(timeout=60) == 0
+    return answers
+
+
+def both(flags, text):
+    """(native answers, wasm answers) to the same flags and protocol lines."""
+    lines = text.splitlines()
+    return (converse([ARGS.wallgo] + flags, lines),
+            converse(["node", node_runner()] + flags, lines))
+
+
+# A few turns of games of 2, 3 and 4 players, each searched, then counted.
+SEARCH_AND_PERFT = """\
+newgame
+perft 4
+genmove red
+genmove blue
+genmove blue
+genmove red
+genmove red
+genmove blue
+perft 3
+newgame players=3
+genmove red
+genmove blue
+genmove green
+perft 3
+newgame players=4 wall-limit=2
+genmove red
+genmove blue
+perft 3
+"""
+
+
+class WasmEqualsNative(unittest.TestCase):
+    def test_perft_and_fixed_visit_moves_are_equal(self):
+        flags = ["--threads", "1", "--visits", "300", "--movetime", "0",
+                 "--seed", "11", "--hash", "32"]
+        native, wasm = both(flags, SEARCH_AND_PERFT)
+        self.assertEqual(native[1], "= 3575880\n")  # perft 4 of the start
+        self.assertFalse([a for a in native if a.startswith("?")], native)
+        self.assertEqual(native, wasm)
+
+    def test_the_network_values_are_equal_to_the_bit(self):
+        for flags in (["--eval", "net"], ["--eval", "hybrid"]):
+            native, wasm = both(
+                ["--threads", "1", "--visits", "400", "--movetime", "0",
+                 "--seed", "5", "--hash", "32"] + flags,
+                "genmove red\ngenmove blue\ngenmove blue\ngenmove red\n")
+            self.assertEqual(native, wasm, flags)
+        code, native, err = run([ARGS.net_values, "3", "7"], "")
+        self.assertEqual(code, 0, err)
+        wasm_program = os.path.join(ARGS.web_build, "engine", "bin",
+                                    "wallgo-net-values.js")
+        code, wasm, err = run(["node", "--no-experimental-fetch",
+                               wasm_program, "3", "7"], "")
+        self.assertEqual(code, 0, err)
+        self.assertGreater(len(native.splitlines()), 50)
+        self.assertEqual(native, wasm)
+
+    def test_the_basics_transcript_is_native_s_but_for_the_hash_limit(self):
+        # tests/protocol/golden/basics.in (web_protocol_test runs the other
+        # transcripts): the whole input at once, as that test sends it.
+        golden = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                              "..", "..", "protocol", "golden", "basics.in")
+        text = open(golden).read()
+        flags = ["--threads", "1", "--visits", "40", "--movetime", "0",
+                 "--seed", "7", "--hash", "16"]
+        code, native, err = run([ARGS.wallgo] + flags, text)
+        self.assertEqual(code, 0, err)
+        code, wasm, err = run(["node", node_runner()] + flags, text)
+        self.assertEqual(code, 0, err)
+        native_limit = "hash type=int min=1 max=65536 "
+        self.assertIn(native_limit, native)
+        self.assertEqual(native.replace(native_limit, "hash type=int min=1 max=1024 "), wasm)
+
+    def test_bad_input_is_answered_not_fatal(self):
+        code, out, err = run(["node", node_runner()],
+                             "bogus\n7 play z9\nset_option hash 999999\n"
+                             "set_option hash 2048\n8 name\nquit\n")
+        self.assertEqual(code, 0, err)
+        answers = out.split("\n\n")
+        self.assertTrue(answers[0].startswith("? "), out)
+        self.assertTrue(answers[1].startswith("?7 "), out)
+        self.assertTrue(answers[2].startswith("? "), out)
+        # More than the browser's memory can hold: refused, not fatal.
+        self.assertTrue(answers[3].startswith("? "), out)
+        self.assertIn("1024", answers[3])
+        self.assertEqual(answers[4], "=8 wallgo")
+
+    def test_a_bad_flag_is_a_usage_error(self):
+        code, _, err = run(["node", node_runner(), "--bogus", "1"], "")
+        self.assertEqual(code, 2)
+        self.assertIn("--bogus", err)
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--web-build", required=True)
+    parser.add_argument("--wallgo", required=True)
+    parser.add_argument("--net-values", required=True)
+    ARGS, rest = parser.parse_known_args()
+    if not os.path.exists(node_runner()):
+        print(f"skipped: no wasm build in {ARGS.web_build} "
+              "(the web_build test makes it; see its output)")
+        sys.exit(77)
+    unittest.main(argv=[sys.argv[0]] + rest)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+#!/bin/sh
+# Builds the engine for WebAssembly with Debian's emscripten (docs/web.md):
+#   tools/web/build.sh [OUT]
+# OUT (default build-web/site) receives the site: index.html at its top and
+# the engine's package folder, engine/ (package.json, whose `bin` is the
+# Node runner). The last line printed is OUT.
+#
+# Abseil for wasm is built from Debian's own source package (apt-get source
+# with a private deb-src list, so the system's apt set-up is left alone) and
+# kept in a cache outside the source tree, keyed by the Abseil version, the
+# emscripten version and the flags: WALLGO_WEB_CACHE, default
+# ~/.cache/wallgo-web. Only the Abseil libraries the engine links are built.
+# With WALLGO_WEB_OFFLINE=1 (the tests) nothing is downloaded: without
+# Abseil in the cache the script says so and exits with status 77 (skip).
+# The compiler runs under ccache when there is one (EM_COMPILER_WRAPPER).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+out=${1:-$repo/build-web/site}
+build=${WALLGO_WEB_BUILD:-$repo/build-web}
+cache=${WALLGO_WEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wallgo-web}
+jobs=${WALLGO_WEB_JOBS:-$(nproc)}
+
+# OUT is replaced only when it is a site this script made (or empty), so
+# that a mistyped folder loses nothing.
+if [ -e "$out" ] && [ -n "$(ls -A "$out")" ] &&
+  [ ! -f "$out/engine/wallgo-web.wasm" ]; then
+  echo "tools/web/build.sh: $out is not empty and holds no site made here: give another folder" >&2
+  exit 1
+fi
+
+# The image's Node does not search Debian's Node modules, which
+# emscripten's JS optimizer needs (acorn).
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+
+for tool in emcmake em++ cmake ninja apt-get dpkg-source; do
+  command -v "$tool" >/dev/null || {
+    echo "tools/web/build.sh: $tool not found (apt-get install emscripten cmake ninja-build dpkg-dev)" >&2
+    [ "${WALLGO_WEB_OFFLINE:-0}" = 1 ] && exit 77
+    exit 1
+  }
+done
+emscripten_version=$(em++ --version | sed -n '1s/.* \([0-9][0-9.]*\) .*/\1/p')
+# The engine's flags (CMakeLists.txt): threads and SIMD128 in every object,
+# Abseil included.
+flags="-pthread -msimd128"
+flags_key=$(printf %s "$flags" | cksum | cut -d' ' -f1)
+if [ -z "${EM_COMPILER_WRAPPER:-}" ] && command -v ccache >/dev/null; then
+  export EM_COMPILER_WRAPPER=ccache
+fi
+
+# Debian's abseil source package, unpacked (with Debian's patches) once.
+fetch_abseil() {
+  apt_dir=$cache/apt
+  mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$cache/src"
+  cat >"$apt_dir/sources.list" <<EOF
+deb-src http://deb.debian.org/debian bookworm main
+deb-src http://deb.debian.org/debian bookworm-updates main
+deb-src http://deb.debian.org/debian-security bookworm-security main
+EOF
+  apt_options="-o Dir::Etc::SourceList=$apt_dir/sources.list
+    -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists=$apt_dir/lists
+    -o Dir::Cache=$apt_dir -o APT::Sandbox::User=root"
+  # shellcheck disable=SC2086
+  apt-get -qq $apt_options update >&2
+  # shellcheck disable=SC2086
+  (cd "$cache/src" && apt-get -qq $apt_options source abseil >&2)
+}
+
+abseil_src=$(ls -d "$cache"/src/abseil-*/ 2>/dev/null | head -1 || true)
+if [ -z "$abseil_src" ] && [ "${WALLGO_WEB_OFFLINE:-0}" = 1 ]; then
+  echo "skipped: no Abseil source in $cache (run tools/web/build.sh once, online)" >&2
+  exit 77
+fi
+if [ -z "$abseil_src" ]; then
+  echo "fetching Debian's abseil source package into $cache/src" >&2
+  fetch_abseil
+  abseil_src=$(ls -d "$cache"/src/abseil-*/ | head -1)
+fi
+abseil_src=${abseil_src%/}
+abseil_version=${abseil_src##*/abseil-}
+abseil_prefix=$cache/abseil-$abseil_version-em$emscripten_version-$flags_key
+
+if [ ! -f "$abseil_prefix/done" ]; then
+  echo "building Abseil $abseil_version for wasm into $abseil_prefix" >&2
+  emcmake cmake -S "$abseil_src" -B "$abseil_prefix/build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=20 \
+    -DABSL_PROPAGATE_CXX_STD=ON -DCMAKE_CXX_FLAGS="$flags" \
+    >&2
+  # Only the libraries the engine links (and theirs): the engine's CMake
+  # links every archive of this build folder, and reads the headers from
+  # the source.
+  cmake --build "$abseil_prefix/build" -j "$jobs" --target status \
+    statusor strings str_format_internal time raw_hash_set >&2
+  touch "$abseil_prefix/done"
+fi
+
+echo "building the engine for wasm in $build/engine" >&2
+emcmake cmake -S "$repo" -B "$build/engine" -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DWALLGO_WEB_ABSEIL_BUILD="$abseil_prefix/build" \
+  -DWALLGO_WEB_ABSEIL_INCLUDE="$abseil_src" \
+  -DWALLGO_WEB_FLAGS="$flags" >&2
+cmake --build "$build/engine" -j "$jobs" --target wallgo-web \
+  wallgo-net-values >&2
+
+rm -rf "$out"
+mkdir -p "$out/engine"
+cp "$build"/engine/bin/wallgo-web.js "$build"/engine/bin/wallgo-web.wasm \
+  "$build"/engine/bin/wallgo-web.worker.js "$out/engine/"
+cp "$here"/engine/* "$out/engine/"
+cp "$here"/site/* "$out/"
+echo "$out"

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// The WebAssembly engine as a protocol process (docs/web.md): lines on stdin,
+// answers on stdout, errors and events on stderr, as the native `wallgo`
+// speaks them, so that wallgo-referee, wallgo-gui and the protocol tests
+// drive it the same way. Its arguments are the options' flags, as for
+// `wallgo` (--threads 2 --hash 32 ...).
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const WallgoEngine = require('./wallgo-web.js');
+
+const wasm = path.join(__dirname, 'wallgo-web.wasm');
+WallgoEngine({
+  // Read here: Node 20's fetch cannot load a file path.
+  wasmBinary: fs.readFileSync(wasm),
+  locateFile: (file) => path.join(__dirname, file),
+  print: (line) => process.stdout.write(line + '\n'),
+  printErr: (line) => process.stderr.write(line + '\n'),
+  arguments: process.argv.slice(2),
+}).then((engine) => {
+  // stdin's bytes go to the engine unchanged, in pieces small enough for
+  // the stack ccall copies them onto; the engine splits the lines.
+  const piece = 1 << 16;
+  process.stdin.on('data', (data) => {
+    for (let at = 0; at < data.length; at += piece) {
+      const bytes = data.subarray(at, at + piece);
+      engine.ccall('wallgo_input', null, ['array', 'number'], [bytes, bytes.length]);
+    }
+  });
+  process.stdin.on('end', () => engine.ccall('wallgo_close_input', null, [], []));
+});
