@@ -1,0 +1,12 @@
+// wallgo.data's compiled part: the self-play data and example files'
+// layouts straight from their C++ structs (tools/train/training_data.h,
+// examples.h), and a data record's position and moves through the engine.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace wallgo::python {
+
+void BindData(pybind11::module_& m);
+
+}  // namespace wallgo::python
