@@ -9,8 +9,8 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
-#include "tools/referee/referee_game.h"
-#include "tools/referee/schedule.h"
+#include "tools/client/engine_pool.h"
+#include "tools/records/opening.h"
 
 namespace wallgo::gui {
 namespace {
@@ -77,11 +77,11 @@ absl::StatusOr<GuiGame> GameFromTokens(const Position& start,
 
 // The recorded game as the GUI's game: the opening's moves (or its
 // position) and then the recorded moves with their times.
-absl::StatusOr<GuiGame> GameFromRecord(const referee::GameRecord& record) {
+absl::StatusOr<GuiGame> GameFromRecord(const records::GameRecord& record) {
   absl::StatusOr<Rules> rules = ParseRules(record.rules);
   if (!rules.ok()) return rules.status();
-  absl::StatusOr<referee::Opening> opening =
-      referee::ResolveOpening(*rules, record.opening);
+  absl::StatusOr<records::Opening> opening =
+      records::ResolveOpening(*rules, record.opening);
   if (!opening.ok()) return opening.status();
   absl::StatusOr<GuiGame> game =
       record.opening.find('=') != std::string::npos
@@ -89,7 +89,7 @@ absl::StatusOr<GuiGame> GameFromRecord(const referee::GameRecord& record) {
           : GameFromTokens(*Position::Start(*rules), record.opening);
   if (!game.ok()) return game.status();
   std::vector<PlayedMove> moves = game->moves();
-  for (const referee::MoveRecord& m : record.moves) {
+  for (const records::MoveRecord& m : record.moves) {
     absl::StatusOr<Colour> colour = ParseColour(m.colour);
     absl::StatusOr<Move> move = ParseMove(m.move);
     if (!colour.ok()) return colour.status();
@@ -99,7 +99,7 @@ absl::StatusOr<GuiGame> GameFromRecord(const referee::GameRecord& record) {
   return GuiGame::FromMoves(game->start(), moves);
 }
 
-json RecordSummary(const referee::GameRecord& r) {
+json RecordSummary(const records::GameRecord& r) {
   json seats = json::object();
   for (const auto& [colour, engine] : r.seats) seats[colour] = engine;
   json scores = json::object();
@@ -603,13 +603,13 @@ absl::Status Bridge::ImportPosition(const json& message) {
 absl::Status Bridge::LoadRecords(const json& message) {
   absl::StatusOr<std::string> text = StringField(message, "text");
   if (!text.ok()) return text.status();
-  std::vector<referee::GameRecord> records;
+  std::vector<records::GameRecord> records;
   int line_number = 0;
   for (absl::string_view line : absl::StrSplit(*text, '\n')) {
     ++line_number;
     if (absl::StripAsciiWhitespace(line).empty()) continue;
-    absl::StatusOr<referee::GameRecord> record =
-        referee::RecordFromJson(std::string(line));
+    absl::StatusOr<records::GameRecord> record =
+        records::RecordFromJson(std::string(line));
     if (!record.ok()) {
       return Bad(absl::StrCat("records line ", line_number, ": ",
                               record.status().message()));
@@ -820,7 +820,7 @@ json Bridge::StateLocked() const {
   state["records"] = nullptr;
   if (!records_.empty()) {
     json games = json::array();
-    for (const referee::GameRecord& r : records_)
+    for (const records::GameRecord& r : records_)
       games.push_back(RecordSummary(r));
     state["records"] = {{"games", games}, {"shown", record_shown_}};
   }
@@ -829,13 +829,13 @@ json Bridge::StateLocked() const {
 
 std::string Bridge::RecordLineLocked() const {
   if (!game_.Whole().is_over()) return "";
-  return referee::RecordToJson(GameRecordLocked());
+  return records::RecordToJson(GameRecordLocked());
 }
 
-referee::GameRecord Bridge::GameRecordLocked() const {
+records::GameRecord Bridge::GameRecordLocked() const {
   const Game whole = game_.Whole();
   const Position& start = game_.start();
-  referee::GameRecord r;
+  records::GameRecord r;
   r.game = 1;
   for (size_t i = 0; i < seats_.size(); ++i) {
     r.seats.emplace_back(
@@ -879,7 +879,7 @@ absl::Status Bridge::StartReview(const json& message) {
     if (!index.ok()) return index.status();
     engine = *index;
   }
-  referee::AnnotateOptions options;
+  records::AnnotateOptions options;
   options.engine = specs_[engine];
   options.command_timeout_s = options_.timeouts.command_s;
   if (message.contains("visits")) {
@@ -897,7 +897,7 @@ absl::Status Bridge::StartReview(const json& message) {
   if (game_.moves().empty()) {
     return absl::FailedPreconditionError("no moves to review");
   }
-  referee::GameRecord record = GameRecordLocked();
+  records::GameRecord record = GameRecordLocked();
   ResetReview();
   review_.state = "running";
   review_.engine = specs_[engine].name;
@@ -942,10 +942,10 @@ void Bridge::ResetReview() {
   review_.id = id + 1;  // the old thread sees it is not wanted
 }
 
-void Bridge::RunReview(uint64_t id, referee::GameRecord record,
-                       referee::AnnotateOptions options, std::stop_token stop) {
+void Bridge::RunReview(uint64_t id, records::GameRecord record,
+                       records::AnnotateOptions options, std::stop_token stop) {
   const std::vector<EngineSpec> engines = {options.engine};
-  referee::EnginePool pool(engines, log_.get(), stop);
+  client::EnginePool pool(engines, log_.get(), stop);
   const auto progress = [&](int done, int total) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closing_ || id != review_.id) return false;
@@ -954,8 +954,8 @@ void Bridge::RunReview(uint64_t id, referee::GameRecord record,
     publish_(common::JsonText(StateLocked()));
     return true;
   };
-  absl::StatusOr<referee::GameRecord> annotated =
-      referee::AnnotateGame(std::move(record), options, pool, progress);
+  absl::StatusOr<records::GameRecord> annotated =
+      records::AnnotateGame(std::move(record), options, pool, progress);
   std::lock_guard<std::mutex> lock(mutex_);
   if (closing_ || id != review_.id) return;
   if (annotated.ok()) {
@@ -968,7 +968,7 @@ void Bridge::RunReview(uint64_t id, referee::GameRecord record,
   publish_(common::JsonText(StateLocked()));
 }
 
-void Bridge::ReviewFromRecord(const referee::GameRecord& record) {
+void Bridge::ReviewFromRecord(const records::GameRecord& record) {
   ResetReview();
   if (!record.annotation) return;
   review_.state = "done";
@@ -986,11 +986,11 @@ json Bridge::ReviewJson() const {
   json notes = json::array();
   json accuracy = json::object();
   if (review_.record) {
-    const referee::GameRecord& r = *review_.record;
+    const records::GameRecord& r = *review_.record;
     // The record's moves are the last of the game's (after an opening).
     const size_t offset = review_.moves.size() - r.moves.size();
     for (size_t i = 0; i < offset; ++i) notes.push_back(nullptr);
-    for (const referee::MoveRecord& m : r.moves) {
+    for (const records::MoveRecord& m : r.moves) {
       if (!m.note) {
         notes.push_back(nullptr);
         continue;

@@ -27,8 +27,8 @@
 #include "tools/client/engine_spec.h"
 #include "tools/gui/engine_worker.h"
 #include "tools/gui/gui_game.h"
-#include "tools/referee/annotate.h"
-#include "tools/referee/records.h"
+#include "tools/records/annotate.h"
+#include "tools/records/records.h"
 
 namespace wallgo::gui {
 
@@ -125,15 +125,15 @@ class Bridge {
   bool EngineToMove() const;
   std::string RecordLineLocked() const;
   // The game so far as a referee record (finished or not).
-  referee::GameRecord GameRecordLocked() const;
+  records::GameRecord GameRecordLocked() const;
   // The review thread's body: `wallgo-referee annotate`'s judgement of the
-  // whole game (referee::AnnotateGame) with a fresh process of the engine.
-  void RunReview(uint64_t id, referee::GameRecord record,
-                 referee::AnnotateOptions options, std::stop_token stop);
+  // whole game (records::AnnotateGame) with a fresh process of the engine.
+  void RunReview(uint64_t id, records::GameRecord record,
+                 records::AnnotateOptions options, std::stop_token stop);
   // A new review (or none) in place of the current one, which stops.
   void ResetReview();
   // Takes the notes of an annotated record as the review of the game shown.
-  void ReviewFromRecord(const referee::GameRecord& record);
+  void ReviewFromRecord(const records::GameRecord& record);
   nlohmann::json ReviewJson() const;
   // Seconds left on `colour`'s clock at the ply shown: its main time plus an
   // increment per move, less the time its moves took (a random turn played
@@ -175,7 +175,7 @@ class Bridge {
     int64_t visits = 0;
   };
   std::map<int, GraphPoint> graph_;  // by ply of the current game
-  std::vector<referee::GameRecord> records_;
+  std::vector<records::GameRecord> records_;
   int record_shown_ = -1;
   std::string event_;  // the last engine failure, for people
   // The page's catalogue key of event_ where it has one, and its colour.
@@ -189,7 +189,7 @@ class Bridge {
     std::string engine, error;
     int done = 0, total = 0;
     std::vector<std::string> moves;
-    std::optional<referee::GameRecord> record;
+    std::optional<records::GameRecord> record;
     // Stops its engine's command in flight (a new review, a closed game).
     std::shared_ptr<std::stop_source> stop =
         std::make_shared<std::stop_source>();
