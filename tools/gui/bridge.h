@@ -6,6 +6,13 @@
 // that the bridge builds itself from checked values. Every change is
 // published to all pages as a "state" (or "analysis") message, so a page
 // that reconnects sees the same game.
+//
+// The class's definitions are split by concern: bridge.cc (messages from
+// the pages, the engines' callbacks), bridge_clock.cc (clocks and the timer
+// thread), bridge_review.cc (records loaded for review, reviews),
+// bridge_state.cc (the state and analysis messages). Seats, access rights,
+// message fields and records conversion are plain functions (seats.h,
+// access.h, message_fields.h, record_game.h).
 #pragma once
 
 #include <atomic>
@@ -25,37 +32,14 @@
 #include "absl/status/status.h"
 #include "tools/client/engine_process.h"
 #include "tools/client/engine_spec.h"
+#include "tools/gui/access.h"
 #include "tools/gui/engine_worker.h"
 #include "tools/gui/gui_game.h"
+#include "tools/gui/seats.h"
 #include "tools/records/annotate.h"
 #include "tools/records/records.h"
 
 namespace wallgo::gui {
-
-using client::EngineSpec;
-
-// What the server does for a seat whose time runs out (docs/rules.md,
-// "Resignation and timing").
-enum class TimeoutRule { kRandom, kForfeit };
-
-struct Seat {
-  int engine = -1;  // index into the engines, -1 for a person
-  // The engine's settings; the clock (main time + increment) for everyone.
-  SeatSettings settings;
-  double turn = 0;  // seconds per turn, 0 = no limit
-  TimeoutRule timeout = TimeoutRule::kRandom;
-};
-
-// What a page may do: everything (the server's own user, or any page when
-// wallgo-gui listens on loopback only), play one colour (a seat's join
-// link), or only watch.
-struct Access {
-  static constexpr int kAll = -2, kWatch = -1;
-  int seat = kAll;  // kAll, kWatch or a colour index
-};
-
-// 128 random bits in hex: an unguessable key.
-std::string NewToken();
 
 struct BridgeOptions {
   WorkerTimeouts timeouts;
@@ -81,7 +65,9 @@ class Bridge {
   // nothing) for a bad message.
   absl::Status Handle(const std::string& text, Access access = {});
   // The colour index whose join token is `token`, or Access::kWatch.
-  int SeatOfToken(const std::string& token) const;
+  int SeatOfToken(const std::string& token) const {
+    return gui::SeatOfToken(seat_tokens_, token);
+  }
   // Every seat's join token, by colour index (kMaxPlayers of them).
   const std::vector<std::string>& seat_tokens() const { return seat_tokens_; }
   // The whole state, as sent to a page that connects.
@@ -112,9 +98,8 @@ class Bridge {
   absl::Status StartReview(const nlohmann::json& message);
   absl::Status AskHint(const nlohmann::json& message);
 
-  absl::StatusOr<std::vector<Seat>> ParseSeats(const nlohmann::json& seats,
-                                               int players) const;
-  absl::StatusOr<int> EngineIndex(const nlohmann::json& name) const;
+  // The engine a message names in "engine", else the analysis engine.
+  absl::StatusOr<int> ChosenEngine(const nlohmann::json& message) const;
   // Replaces the game (and forgets analysis of the old one).
   void Replace(GuiGame game, std::vector<Seat> seats);
   // After every change: new version, engines told what to do, pages told.
@@ -152,9 +137,6 @@ class Bridge {
   void OnMove(uint64_t token, absl::StatusOr<Move> move, int64_t ms);
   void OnAnalysis(uint64_t token, std::vector<Candidate> candidates);
   void OnStatus();
-
-  // Whether `access` may send a message of `type` now.
-  absl::Status Allowed(const std::string& type, Access access) const;
 
   const std::vector<EngineSpec> specs_;
   const std::vector<std::string> seat_tokens_;  // unguessable, per colour
