@@ -74,7 +74,7 @@ class Bridge {
   std::string StateJson();
   // A line of the games list: seats, moves, turn and result.
   nlohmann::json Summary();
-  // The whole game as a line of `wallgo-referee` records (records.h), or ""
+  // The whole game as a line of `wallgo-referee` records (tools/records/records.h), or ""
   // while it is not over.
   std::string RecordLine();
 
