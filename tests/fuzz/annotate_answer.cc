@@ -1,5 +1,5 @@
 // Fuzz target: an engine's genmove_analyze answer as `wallgo-referee
-// annotate` reads it (tools/referee/annotate.h: ParseAnalyzeAnswer), then
+// annotate` reads it (tools/records/annotate.h: ParseAnalyzeAnswer), then
 // the notes it leads to (AddNotes) on a two-player game made of the
 // answer's candidate moves: win rates stay in 0..1, losses are not
 // negative, judgements are known words and accuracies are in 0..100.
@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "tests/fuzz/fuzz_check.h"
-#include "tools/referee/annotate.h"
+#include "tools/records/annotate.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace wallgo;
-  using namespace wallgo::referee;
+  using namespace wallgo::records;
   if (size > 8192) return 0;
   const std::string text(reinterpret_cast<const char*>(data), size);
   absl::StatusOr<EngineView> view = ParseAnalyzeAnswer(text);

@@ -14,7 +14,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/fuzz/fuzz_check.h"
 #include "tools/gui/bridge.h"
-#include "tools/referee/records.h"
+#include "tools/records/records.h"
 
 namespace {
 
@@ -55,8 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(bridge.Summary().is_object(), line);
     const std::string record = bridge.RecordLine();
     if (!record.empty()) {
-      absl::StatusOr<referee::GameRecord> back =
-          referee::RecordFromJson(record);
+      absl::StatusOr<records::GameRecord> back =
+          records::RecordFromJson(record);
       FUZZ_CHECK(back.ok(),
                  record + ": " + std::string(back.status().message()));
     }

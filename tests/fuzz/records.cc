@@ -1,11 +1,11 @@
 // Fuzz target: referee records files as resume, merge, replay and annotate
-// read them (tools/referee/records.h, replay.h, annotate.h). The input is a
+// read them (tools/records/records.h, replay.h, annotate.h). The input is a
 // records file (JSON Lines). Every record that parses prints to JSON that
 // parses back to the same record; reading, merging (as shards and
 // renumbered), replaying each game move by move (checked by the rules
 // engine) and reopening the file for --resume either work or give an error,
 // and never crash.
-#include "tools/referee/records.h"
+#include "tools/records/records.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +21,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace wallgo;
+  using namespace wallgo::records;
   using namespace wallgo::referee;
   if (size > 16384) return 0;
   const std::string text(reinterpret_cast<const char*>(data), size);

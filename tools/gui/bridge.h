@@ -6,6 +6,13 @@
 // that the bridge builds itself from checked values. Every change is
 // published to all pages as a "state" (or "analysis") message, so a page
 // that reconnects sees the same game.
+//
+// The class's definitions are split by concern: bridge.cc (messages from
+// the pages, the engines' callbacks), bridge_clock.cc (clocks and the timer
+// thread), bridge_review.cc (records loaded for review, reviews),
+// bridge_state.cc (the state and analysis messages). Seats, access rights,
+// message fields and records conversion are plain functions (seats.h,
+// access.h, message_fields.h, record_game.h).
 #pragma once
 
 #include <atomic>
@@ -25,37 +32,14 @@
 #include "absl/status/status.h"
 #include "tools/client/engine_process.h"
 #include "tools/client/engine_spec.h"
+#include "tools/gui/access.h"
 #include "tools/gui/engine_worker.h"
 #include "tools/gui/gui_game.h"
-#include "tools/referee/annotate.h"
-#include "tools/referee/records.h"
+#include "tools/gui/seats.h"
+#include "tools/records/annotate.h"
+#include "tools/records/records.h"
 
 namespace wallgo::gui {
-
-using client::EngineSpec;
-
-// What the server does for a seat whose time runs out (docs/rules.md,
-// "Resignation and timing").
-enum class TimeoutRule { kRandom, kForfeit };
-
-struct Seat {
-  int engine = -1;  // index into the engines, -1 for a person
-  // The engine's settings; the clock (main time + increment) for everyone.
-  SeatSettings settings;
-  double turn = 0;  // seconds per turn, 0 = no limit
-  TimeoutRule timeout = TimeoutRule::kRandom;
-};
-
-// What a page may do: everything (the server's own user, or any page when
-// wallgo-gui listens on loopback only), play one colour (a seat's join
-// link), or only watch.
-struct Access {
-  static constexpr int kAll = -2, kWatch = -1;
-  int seat = kAll;  // kAll, kWatch or a colour index
-};
-
-// 128 random bits in hex: an unguessable key.
-std::string NewToken();
 
 struct BridgeOptions {
   WorkerTimeouts timeouts;
@@ -81,14 +65,16 @@ class Bridge {
   // nothing) for a bad message.
   absl::Status Handle(const std::string& text, Access access = {});
   // The colour index whose join token is `token`, or Access::kWatch.
-  int SeatOfToken(const std::string& token) const;
+  int SeatOfToken(const std::string& token) const {
+    return gui::SeatOfToken(seat_tokens_, token);
+  }
   // Every seat's join token, by colour index (kMaxPlayers of them).
   const std::vector<std::string>& seat_tokens() const { return seat_tokens_; }
   // The whole state, as sent to a page that connects.
   std::string StateJson();
   // A line of the games list: seats, moves, turn and result.
   nlohmann::json Summary();
-  // The whole game as a line of `wallgo-referee` records (records.h), or ""
+  // The whole game as a line of `wallgo-referee` records (tools/records/records.h), or ""
   // while it is not over.
   std::string RecordLine();
 
@@ -112,9 +98,8 @@ class Bridge {
   absl::Status StartReview(const nlohmann::json& message);
   absl::Status AskHint(const nlohmann::json& message);
 
-  absl::StatusOr<std::vector<Seat>> ParseSeats(const nlohmann::json& seats,
-                                               int players) const;
-  absl::StatusOr<int> EngineIndex(const nlohmann::json& name) const;
+  // The engine a message names in "engine", else the analysis engine.
+  absl::StatusOr<int> ChosenEngine(const nlohmann::json& message) const;
   // Replaces the game (and forgets analysis of the old one).
   void Replace(GuiGame game, std::vector<Seat> seats);
   // After every change: new version, engines told what to do, pages told.
@@ -125,15 +110,15 @@ class Bridge {
   bool EngineToMove() const;
   std::string RecordLineLocked() const;
   // The game so far as a referee record (finished or not).
-  referee::GameRecord GameRecordLocked() const;
+  records::GameRecord GameRecordLocked() const;
   // The review thread's body: `wallgo-referee annotate`'s judgement of the
-  // whole game (referee::AnnotateGame) with a fresh process of the engine.
-  void RunReview(uint64_t id, referee::GameRecord record,
-                 referee::AnnotateOptions options, std::stop_token stop);
+  // whole game (records::AnnotateGame) with a fresh process of the engine.
+  void RunReview(uint64_t id, records::GameRecord record,
+                 records::AnnotateOptions options, std::stop_token stop);
   // A new review (or none) in place of the current one, which stops.
   void ResetReview();
   // Takes the notes of an annotated record as the review of the game shown.
-  void ReviewFromRecord(const referee::GameRecord& record);
+  void ReviewFromRecord(const records::GameRecord& record);
   nlohmann::json ReviewJson() const;
   // Seconds left on `colour`'s clock at the ply shown: its main time plus an
   // increment per move, less the time its moves took (a random turn played
@@ -152,9 +137,6 @@ class Bridge {
   void OnMove(uint64_t token, absl::StatusOr<Move> move, int64_t ms);
   void OnAnalysis(uint64_t token, std::vector<Candidate> candidates);
   void OnStatus();
-
-  // Whether `access` may send a message of `type` now.
-  absl::Status Allowed(const std::string& type, Access access) const;
 
   const std::vector<EngineSpec> specs_;
   const std::vector<std::string> seat_tokens_;  // unguessable, per colour
@@ -175,7 +157,7 @@ class Bridge {
     int64_t visits = 0;
   };
   std::map<int, GraphPoint> graph_;  // by ply of the current game
-  std::vector<referee::GameRecord> records_;
+  std::vector<records::GameRecord> records_;
   int record_shown_ = -1;
   std::string event_;  // the last engine failure, for people
   // The page's catalogue key of event_ where it has one, and its colour.
@@ -189,7 +171,7 @@ class Bridge {
     std::string engine, error;
     int done = 0, total = 0;
     std::vector<std::string> moves;
-    std::optional<referee::GameRecord> record;
+    std::optional<records::GameRecord> record;
     // Stops its engine's command in flight (a new review, a closed game).
     std::shared_ptr<std::stop_source> stop =
         std::make_shared<std::stop_source>();

@@ -8,16 +8,21 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
-#include "common/program_options_error.h"
 #include "common/batch/preemption.h"
 #include "common/batch/shard.h"
+#include "common/program_options_error.h"
 #include "engine/notation.h"
+#include "tools/records/records.h"
 #include "tools/referee/match.h"
-#include "tools/referee/records.h"
 #include "tools/referee/replay.h"
 #include "tools/referee/report.h"
 
 namespace wallgo::referee {
+
+using records::MergeRecords;
+using records::RecordToJson;
+using records::RunAnnotate;
+
 namespace po = boost::program_options;
 namespace {
 

@@ -10,10 +10,13 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tools/referee/annotate.h"
+#include "tools/records/annotate.h"
 #include "tools/referee/options.h"
 
 namespace wallgo::referee {
+
+// Records are the shared records library's (tools/records).
+using records::AnnotateOptions;
 
 struct MatchCommand {
   MatchOptions options;

@@ -16,6 +16,10 @@
 #include "tools/referee/schedule.h"
 
 namespace wallgo::referee {
+
+using records::ReadRecords;
+using records::RecordWriter;
+
 namespace {
 
 absl::Status CheckOptions(const MatchOptions& o) {

@@ -9,11 +9,14 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tools/records/records.h"
 #include "tools/referee/options.h"
-#include "tools/referee/records.h"
 #include "tools/referee/stats.h"
 
 namespace wallgo::referee {
+
+// Records are the shared records library's (tools/records).
+using records::GameRecord;
 
 struct MatchResult {
   // Every finished game of this shard, resumed ones included, by number.

@@ -5,11 +5,15 @@
 #include "absl/strings/str_cat.h"
 #include "engine/game.h"
 #include "engine/notation.h"
-#include "tools/referee/records.h"
+#include "tools/records/records.h"
 #include "tools/referee/report.h"
 #include "tools/referee/schedule.h"
 
 namespace wallgo::referee {
+
+using records::MoveRecord;
+using records::ReadRecords;
+
 namespace {
 
 char StoneAt(const Position& pos, int cell) {

@@ -7,10 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "tools/referee/records.h"
+#include "tools/records/records.h"
 #include "tools/referee/stats.h"
 
 namespace wallgo::referee {
+
+// Records are the shared records library's (tools/records).
+using records::GameRecord;
 
 // Two-player results between engines `first` and `second`, from `first`'s
 // point of view; pairs are complete sets (both games of a pair recorded).

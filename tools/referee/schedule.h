@@ -10,9 +10,14 @@
 
 #include "absl/status/statusor.h"
 #include "engine/position.h"
+#include "tools/records/opening.h"
 #include "tools/referee/options.h"
 
 namespace wallgo::referee {
+
+// Openings are shared with the records library (tools/records).
+using records::Opening;
+using records::ResolveOpening;
 
 // A game of the match. Games come in sets: the same engines and opening,
 // seats rotated so that each engine plays each colour once (for two players
@@ -38,20 +43,6 @@ std::vector<GameSpec> BuildSchedule(int engines, int players, int games,
 inline bool InShard(int set, int index, int count) {
   return set % count == index;
 }
-
-// An opening: the position the engines start from, with the commands that
-// bring an engine there after `newgame`.
-struct Opening {
-  std::string text;  // as written in the openings file or generated
-  Position start;
-  std::vector<std::string> commands;  // `setup ...` or `play COLOUR MOVE`s
-};
-
-// Parses one opening: a position string (it has '=' in it; its rules must
-// be `rules`) or a space-separated list of moves from the start, each
-// checked by the referee's own move generator.
-absl::StatusOr<Opening> ResolveOpening(const Rules& rules,
-                                       std::string_view text);
 
 // `plies` random legal moves from the start, reproducible from
 // (seed, round) alone.

@@ -21,7 +21,7 @@
 #include "tools/gui/engine_worker.h"
 #include "tools/gui/gui_game.h"
 #include "tools/gui/lobby.h"
-#include "tools/referee/records.h"
+#include "tools/records/records.h"
 
 namespace wallgo::gui {
 namespace {
@@ -425,7 +425,7 @@ TEST_F(BridgeTest, AFinishedGameIsARecordsLineThatLoadsBack) {
   EXPECT_EQ(record["seats"], json({{"red", "human"}, {"blue", "human"}}));
   EXPECT_EQ(record["moves"].size(), 6u);
   // The referee's own reader takes it, and the GUI shows it again.
-  ASSERT_TRUE(referee::RecordFromJson(line).ok());
+  ASSERT_TRUE(records::RecordFromJson(line).ok());
   const std::string final_position = State()["board"]["position"];
   ASSERT_TRUE(Send({{"type", "records"}, {"text", line + "\n"}}).ok());
   ASSERT_TRUE(Send({{"type", "goto"}, {"ply", 5}}).ok());

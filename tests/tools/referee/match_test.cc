@@ -24,15 +24,17 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
+#include "tools/records/records.h"
 #include "tools/referee/cli.h"
 #include "tools/referee/match.h"
-#include "tools/referee/records.h"
 #include "tools/referee/replay.h"
 #include "tools/referee/report.h"
 #include "tools/referee/schedule.h"
 
 namespace wallgo::referee {
 namespace {
+
+using namespace records;  // the records the referee writes (tools/records)
 
 namespace fs = std::filesystem;
 

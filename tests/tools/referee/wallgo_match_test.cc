@@ -39,7 +39,7 @@ TEST(WallgoMatchTest, SelfPlayPairFinishesByTheRules) {
   for (const GameRecord& r : result->records) {
     EXPECT_EQ(r.reason, "finished") << r.detail;
     Game game(ResolveOpening(o.rules, r.opening)->start);
-    for (const MoveRecord& m : r.moves) {
+    for (const records::MoveRecord& m : r.moves) {
       ASSERT_TRUE(game.Play(*ParseColour(m.colour), *ParseMove(m.move)).ok());
     }
     EXPECT_TRUE(IsGameOver(game.position()));

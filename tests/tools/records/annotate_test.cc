@@ -2,7 +2,7 @@
 // judgements, accuracy, notes, records with notes) and, with the real
 // engine, a planted blunder (a move that throws away a won position), resume
 // and shards.
-#include "tools/referee/annotate.h"
+#include "tools/records/annotate.h"
 
 #include <filesystem>
 #include <random>
@@ -15,9 +15,9 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
-#include "tools/referee/records.h"
+#include "tools/records/records.h"
 
-namespace wallgo::referee {
+namespace wallgo::records {
 namespace {
 
 TEST(AnnotateTest, TheLastReportOfAnAnswerCounts) {
@@ -275,4 +275,4 @@ TEST_F(AnnotateEngineTest, ResumeAndShardsAnnotateEachGameOnce) {
 #endif
 
 }  // namespace
-}  // namespace wallgo::referee
+}  // namespace wallgo::records

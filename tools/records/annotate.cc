@@ -1,4 +1,4 @@
-#include "tools/referee/annotate.h"
+#include "tools/records/annotate.h"
 
 #include <algorithm>
 #include <bit>
@@ -16,11 +16,16 @@
 #include "absl/strings/str_split.h"
 #include "engine/game.h"
 #include "engine/notation.h"
-#include "tools/referee/referee_game.h"
-#include "tools/referee/schedule.h"
 
-namespace wallgo::referee {
+namespace wallgo::records {
 namespace {
+
+using client::EnginePool;
+using client::EngineProcess;
+using client::EngineSpec;
+using client::Fault;
+using client::Reply;
+using client::SteadyClock;
 
 constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
 // genmove_analyze's report interval, in centiseconds: longer than any
@@ -210,8 +215,9 @@ absl::StatusOr<std::vector<GameRecord>> PendingGames(const AnnotateOptions& o) {
   std::vector<GameRecord> pending;
   for (GameRecord& r : *records) {
     const bool chosen = o.games.empty() || o.games.count(r.game);
-    if (chosen && InShard(r.game - 1, o.shard_index, o.shard_count) &&
-        !done.count(r.game)) {
+    // Games are dealt to shards in turn, as the referee deals sets.
+    const bool in_shard = (r.game - 1) % o.shard_count == o.shard_index;
+    if (chosen && in_shard && !done.count(r.game)) {
       pending.push_back(std::move(r));
     }
   }
@@ -376,4 +382,4 @@ absl::Status RunAnnotate(const AnnotateOptions& options, std::ostream& out,
   return absl::OkStatus();
 }
 
-}  // namespace wallgo::referee
+}  // namespace wallgo::records

@@ -1,5 +1,6 @@
-// `wallgo-referee annotate`: every move of recorded games judged by an engine
-// that speaks the text protocol (so the referee still never links a search).
+// Annotation (`wallgo-referee annotate`, wallgo-gui's review): every move of
+// recorded games judged by an engine that speaks the text protocol (so
+// neither tool links a search).
 // For each position the engine is asked `genmove_analyze` (then `undo`); the
 // mover's win rate before and after each move gives the move's loss, judged
 // as lichess judges it, and the games are written back with a note per move,
@@ -17,15 +18,17 @@
 
 #include "absl/status/statusor.h"
 #include "engine/types.h"
-#include "tools/referee/options.h"
-#include "tools/referee/records.h"
+#include "tools/client/engine_pool.h"
+#include "tools/client/engine_spec.h"
+#include "tools/records/opening.h"
+#include "tools/records/records.h"
 
-namespace wallgo::referee {
+namespace wallgo::records {
 
 struct AnnotateOptions {
   std::string records;  // the games to annotate
   std::string output;   // the annotated games (JSON Lines, as records)
-  EngineSpec engine;
+  client::EngineSpec engine;
   int64_t visits = 0;     // per position; exactly one of visits and
   double movetime_s = 0;  // movetime is > 0
   std::set<int> games;    // game numbers; empty = every game
@@ -77,8 +80,6 @@ void AddNotes(GameRecord& record, const std::vector<WinRates>& rates,
               const std::vector<std::optional<EngineView>>& views,
               const AnnotateOptions& options);
 
-class EnginePool;  // referee_game.h
-
 // Called after each position of a game is judged, with the positions judged
 // and the positions in all; returning false stops the game's annotation.
 using AnnotateProgress = std::function<bool(int done, int total)>;
@@ -90,7 +91,7 @@ using AnnotateProgress = std::function<bool(int done, int total)>;
 // is a stop asked by `progress` (Cancelled). `wallgo-referee annotate` and
 // wallgo-gui's review both judge games with this.
 absl::StatusOr<GameRecord> AnnotateGame(
-    GameRecord record, const AnnotateOptions& options, EnginePool& pool,
+    GameRecord record, const AnnotateOptions& options, client::EnginePool& pool,
     const AnnotateProgress& progress = nullptr);
 
 // Annotates the games; a progress line per game on `out`. Errors are for
@@ -100,4 +101,4 @@ absl::StatusOr<GameRecord> AnnotateGame(
 absl::Status RunAnnotate(const AnnotateOptions& options, std::ostream& out,
                          std::ostream& err, std::stop_token stop = {});
 
-}  // namespace wallgo::referee
+}  // namespace wallgo::records

@@ -15,7 +15,7 @@
 #include "absl/status/statusor.h"
 #include "common/batch/line_file.h"
 
-namespace wallgo::referee {
+namespace wallgo::records {
 
 // An analysing engine's view of one move (`wallgo-referee annotate`): the
 // mover's win rate before and after it, the engine's choice, the loss and
@@ -99,4 +99,4 @@ class RecordWriter {
   std::unique_ptr<batch::LineFile> file_;
 };
 
-}  // namespace wallgo::referee
+}  // namespace wallgo::records

@@ -1,4 +1,4 @@
-#include "tools/referee/records.h"
+#include "tools/records/records.h"
 
 #include <unistd.h>
 
@@ -18,7 +18,7 @@
 #include "common/json_text.h"
 #include "nlohmann/json.hpp"
 
-namespace wallgo::referee {
+namespace wallgo::records {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -257,4 +257,4 @@ absl::Status RecordWriter::Append(const GameRecord& record) {
   return file_->Append(RecordToJson(record));
 }
 
-}  // namespace wallgo::referee
+}  // namespace wallgo::records

@@ -1,0 +1,48 @@
+#include "tools/gui/message_fields.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace wallgo::gui {
+
+using nlohmann::json;
+
+absl::Status Bad(absl::string_view message) {
+  return absl::InvalidArgumentError(message);
+}
+
+absl::StatusOr<std::string> StringField(const json& message,
+                                        const std::string& key) {
+  auto it = message.find(key);
+  if (it == message.end() || !it->is_string()) {
+    return Bad(absl::StrCat("'", key, "' must be a string"));
+  }
+  return it->get<std::string>();
+}
+
+absl::StatusOr<int64_t> IntField(const json& message, const std::string& key,
+                                 int64_t min, int64_t max) {
+  auto it = message.find(key);
+  if (it == message.end() || !it->is_number_integer()) {
+    return Bad(absl::StrCat("'", key, "' must be an integer"));
+  }
+  const int64_t value = it->get<int64_t>();
+  if (value < min || value > max) {
+    return Bad(absl::StrCat("'", key, "' must be in ", min, "..", max));
+  }
+  return value;
+}
+
+absl::StatusOr<double> NumberField(const json& message, const std::string& key,
+                                   double min, double max) {
+  auto it = message.find(key);
+  if (it == message.end() || !it->is_number()) {
+    return Bad(absl::StrCat("'", key, "' must be a number"));
+  }
+  const double value = it->get<double>();
+  if (!(value >= min && value <= max)) {
+    return Bad(absl::StrCat("'", key, "' must be in ", min, "..", max));
+  }
+  return value;
+}
+
+}  // namespace wallgo::gui
