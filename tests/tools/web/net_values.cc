@@ -17,16 +17,29 @@
 namespace wallgo {
 namespace {
 
+// Appends a float as an exact hexadecimal float, after a space.
+void AppendHex(std::string& line, float value) {
+  char text[32];
+  std::snprintf(text, sizeof text, " %a", value);
+  line += text;
+}
+
+// One whole line per write: under load, Node's proxied stdout of the wasm
+// build once lost a newline and a few characters between the pieces of a
+// line printed piece by piece.
 void PrintEvaluation(const search::Evaluator& net, const Position& pos,
-                     const MoveList& moves) {
+                     const MoveList& moves, std::string line) {
   std::vector<float> priors(moves.size());
   const search::Value value =
       net.Evaluate(pos, std::span(moves.begin(), moves.end()), priors);
   for (int p = 0; p < pos.num_players(); ++p) {
-    std::printf(" %a %a", value.win[p], value.margin[p]);
+    AppendHex(line, value.win[p]);
+    AppendHex(line, value.margin[p]);
   }
-  for (const float prior : priors) std::printf(" %a", prior);
-  std::printf("\n");
+  for (const float prior : priors) AppendHex(line, prior);
+  line += "\n";
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fflush(stdout);
 }
 
 int Main(int argc, char** argv) {
@@ -44,8 +57,8 @@ int Main(int argc, char** argv) {
     for (int ply = 0;; ++ply) {
       MoveList moves;
       GenerateMoves(pos, moves);
-      std::printf("%d %d", game, ply);
-      PrintEvaluation(**net, pos, moves);
+      PrintEvaluation(**net, pos, moves,
+                      std::to_string(game) + " " + std::to_string(ply));
       if (moves.empty()) break;
       const Move move = moves[zobrist::SplitMix64(state++) % moves.size()];
       pos.Play(move);
