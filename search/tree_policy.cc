@@ -115,24 +115,29 @@ std::pair<int, int32_t> BestEdge(Graph& graph, Node& n, double c_puct) {
   return {best, count > 0 ? tries[best] : 0};
 }
 
-}  // namespace
-
-int SelectEdge(Graph& graph, Node& n, double c_puct) {
-  const int best = BestEdge(graph, n, c_puct).first;
-  graph.edge(n, best).virtual_loss.fetch_add(1, std::memory_order_relaxed);
-  MarkTried(n, best);
-  return best;
-}
-
-PathStep SelectStep(Graph& graph, NodeId id, double c_puct,
-                    int32_t defer_from) {
-  Node& n = graph.node(id);
+// Chooses n's best edge; its step is deferred (no virtual loss) when the
+// edge has at least `defer_from` visits and pending (0: never).
+std::pair<int, bool> Choose(Graph& graph, Node& n, double c_puct,
+                            int32_t defer_from) {
   const auto [best, tries] = BestEdge(graph, n, c_puct);
   const bool deferred = defer_from > 0 && tries >= defer_from;
   if (!deferred) {
     graph.edge(n, best).virtual_loss.fetch_add(1, std::memory_order_relaxed);
   }
   MarkTried(n, best);
+  return {best, deferred};
+}
+
+}  // namespace
+
+int SelectEdge(Graph& graph, Node& n, double c_puct) {
+  return Choose(graph, n, c_puct, 0).first;
+}
+
+PathStep SelectStep(Graph& graph, NodeId id, double c_puct,
+                    int32_t defer_from) {
+  const auto [best, deferred] =
+      Choose(graph, graph.node(id), c_puct, defer_from);
   return {id, best, deferred};
 }
 
