@@ -1,7 +1,5 @@
 #include "tools/client/engine_pool.h"
 
-#include <signal.h>
-
 #include <chrono>
 
 namespace wallgo::client {
@@ -18,7 +16,7 @@ void EnginePool::Interrupt() {
   interrupted_ = true;
   for (const std::unique_ptr<EngineProcess>& process : processes_) {
     // The worker reaps it: its command in flight sees the pipes close.
-    if (process != nullptr && process->alive()) killpg(process->pid(), SIGKILL);
+    if (process != nullptr && process->alive()) process->Interrupt();
   }
 }
 
