@@ -252,7 +252,15 @@ absl::Status Bridge::SetSeats(const json& message) {
 absl::Status Bridge::ImportMoves(const json& message) {
   absl::StatusOr<std::string> text = StringField(message, "moves");
   if (!text.ok()) return text.status();
+  // From the rules' start, or from "position" (the static site restores a
+  // game that began from an imported position so).
   absl::StatusOr<Position> start = Position::Start(game_.start().rules());
+  if (message.contains("position")) {
+    absl::StatusOr<std::string> position = StringField(message, "position");
+    if (!position.ok()) return position.status();
+    start = ParsePosition(*position);
+    if (!start.ok()) return start.status();
+  }
   absl::StatusOr<GuiGame> game = GameFromTokens(*start, *text);
   if (!game.ok()) return game.status();
   Replace(*game, std::vector<Seat>(start->num_players()));

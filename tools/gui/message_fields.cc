@@ -1,6 +1,7 @@
 #include "tools/gui/message_fields.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/json_text.h"
 
 namespace wallgo::gui {
 
@@ -8,6 +9,11 @@ using nlohmann::json;
 
 absl::Status Bad(absl::string_view message) {
   return absl::InvalidArgumentError(message);
+}
+
+std::string PageError(absl::string_view type, absl::string_view message) {
+  return common::JsonText(
+      json{{"type", std::string(type)}, {"message", std::string(message)}});
 }
 
 absl::StatusOr<std::string> StringField(const json& message,

@@ -16,6 +16,9 @@ namespace wallgo::gui {
 // An InvalidArgument error: the page sent something it may not.
 absl::Status Bad(absl::string_view message);
 
+// The message a page gets for a refused one: {"type": type, "message": ...}.
+std::string PageError(absl::string_view type, absl::string_view message);
+
 absl::StatusOr<std::string> StringField(const nlohmann::json& message,
                                         const std::string& key);
 // An integer in min..max.

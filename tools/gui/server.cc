@@ -11,6 +11,7 @@
 #include "common/json_text.h"
 #include "engine/notation.h"
 #include "nlohmann/json.hpp"
+#include "tools/gui/message_fields.h"
 #include "tools/gui/web_assets.h"
 
 namespace wallgo::gui {
@@ -42,11 +43,6 @@ std::string QueryParameter(std::string_view target, std::string_view key) {
     query.remove_prefix(amp + 1);
   }
   return "";
-}
-
-std::string ErrorJson(const std::string& type, absl::string_view message) {
-  return common::JsonText(
-      nlohmann::json{{"type", type}, {"message", std::string(message)}});
 }
 
 }  // namespace
@@ -84,7 +80,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
                 lobby->Open(self->game_, self->access_.seat == Access::kAll);
             if (!bridge.ok()) {
               // The page says why (e.g. the --max-games limit) and stays.
-              self->Send(ErrorJson("refused", bridge.status().message()));
+              self->Send(PageError("refused", bridge.status().message()));
             } else {
               self->bridge_ = *bridge;
               self->access_ = lobby->AccessFor(bridge->get(), self->key_);
@@ -120,7 +116,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
       const std::string text = beast::buffers_to_string(self->buffer_.data());
       self->buffer_.consume(self->buffer_.size());
       const absl::Status done = self->Handle(text);
-      if (!done.ok()) self->Send(ErrorJson("error", done.message()));
+      if (!done.ok()) self->Send(PageError("error", done.message()));
       self->Read();
     });
   }

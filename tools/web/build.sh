@@ -1,9 +1,11 @@
 #!/bin/sh
 # Builds the engine for WebAssembly with Debian's emscripten (docs/web.md):
 #   tools/web/build.sh [OUT]
-# OUT (default build-web/site) receives the site: index.html at its top and
-# the engine's package folder, engine/ (package.json, whose `bin` is the
-# Node runner). The last line printed is OUT.
+# OUT (default build-web/site) receives the site: index.html at its top (the
+# players' board: wallgo-gui's page on the GUI's bridge in a Web Worker),
+# console.html (a protocol console) and the engine's package folder,
+# engine/ (package.json, whose `bin` is the Node runner). The last line
+# printed is OUT.
 #
 # Abseil for wasm is built from Debian's own source package (apt-get source
 # with a private deb-src list, so the system's apt set-up is left alone) and
@@ -102,13 +104,35 @@ emcmake cmake -S "$repo" -B "$build/engine" -G Ninja \
   -DWALLGO_WEB_ABSEIL_BUILD="$abseil_prefix/build" \
   -DWALLGO_WEB_ABSEIL_INCLUDE="$abseil_src" \
   -DWALLGO_WEB_FLAGS="$flags" >&2
-cmake --build "$build/engine" -j "$jobs" --target wallgo-web \
+cmake --build "$build/engine" -j "$jobs" --target wallgo-web wallgo-site \
   wallgo-net-values >&2
 
 rm -rf "$out"
 mkdir -p "$out/engine"
-cp "$build"/engine/bin/wallgo-web.js "$build"/engine/bin/wallgo-web.wasm \
-  "$build"/engine/bin/wallgo-web.worker.js "$out/engine/"
+bin=$build/engine/bin
+cp "$bin"/wallgo-web.js "$bin"/wallgo-web.wasm "$bin"/wallgo-web.worker.js \
+  "$out/engine/"
 cp "$here"/engine/* "$out/engine/"
+# The players' board: wallgo-gui's page (less its games list) on the
+# bridge in a worker. Its index.html is wallgo-gui's, marked for the worker
+# and with paths relative to the site, so that any folder of any host
+# serves it.
+gui=$repo/tools/gui/web
+for f in "$gui"/*; do
+  case ${f##*/} in
+  index.html | lobby.*) ;;
+  *) cp "$f" "$out/" ;;
+  esac
+done
+sed -e 's|<html lang="en">|<html lang="en" data-transport="worker">|' \
+  -e 's|<title>wallgo-gui</title>|<title>Wall Go</title>|' \
+  -e 's|href="/|href="./|g' -e 's|src="/|src="./|g' \
+  "$gui/index.html" >"$out/index.html"
+grep -q 'data-transport="worker"' "$out/index.html" || {
+  echo "tools/web/build.sh: $gui/index.html has changed: mark its <html> here" >&2
+  exit 1
+}
+cp "$bin"/wallgo-site.js "$bin"/wallgo-site.wasm "$bin"/wallgo-site.worker.js \
+  "$here"/site-worker.js "$out/"
 cp "$here"/site/* "$out/"
 echo "$out"

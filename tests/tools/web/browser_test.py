@@ -60,7 +60,7 @@ class Page:
         options.binary_location = "/usr/bin/chromium"
         self.driver = webdriver.Chrome(
             service=Service("/usr/bin/chromedriver"), options=options)
-        self.driver.get(self.server.url + "index.html")
+        self.driver.get(self.server.url + "console.html")
         # Every line the engine prints, with the page's time it came.
         self.js("window.lines = []; window.wallgoEngine.onLine("
                 "(line) => window.lines.push([performance.now(), line]));")

@@ -1,9 +1,17 @@
-// The page: one WebSocket to wallgo-gui, which owns the game. Every change
-// comes back as a whole "state" message (or an "analysis" update), and the
-// page redraws from it, so a page that reconnects shows the same game.
-import { drawBoard, parseToken, LETTERS } from '/board.js';
-import { drawGraph } from '/graph.js';
-import { t, colourName as colourWord, initLanguages } from '/i18n.js';
+// The page: one connection to the bridge that owns the game (wallgo-gui's
+// WebSocket, or the static site's worker: transport.js). Every change comes
+// back as a whole "state" message (or an "analysis" update), and the page
+// redraws from it, so a page that reconnects shows the same game.
+import { drawBoard, parseToken, LETTERS } from './board.js';
+import { drawGraph } from './graph.js';
+import { t, colourName as colourWord, initLanguages } from './i18n.js';
+import { openSocket, openWorker } from './transport.js';
+import { saveGame, forgetGame, restoreMessages } from './saved_game.js';
+
+// The static site (docs/web.md) marks its page: the bridge runs in a worker
+// and the game is kept in this browser.
+const staticSite = document.documentElement.dataset.transport === 'worker';
+let restoring = [];  // the static site's messages still to send to restore its game
 
 // This page's game: /game/NAME (the server creates it on first use).
 const gameName = decodeURIComponent(location.pathname.replace(/^\/game\//, '').replace(/\/$/, '')) || 'main';
@@ -29,23 +37,47 @@ const metrics = window.wallgoMetrics = { loadMs: null, clickToDrawn: [] };
 let pendingClick = null;  // { at, plies } while waiting for an engine reply
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-  else showError(t('error.notConnected'));
+  if (!socket || !socket.send(JSON.stringify(message))) showError(t('error.notConnected'));
 }
 
 function connect() {
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(gameName)}${pageKey ? `&key=${encodeURIComponent(pageKey)}` : ''}`;
-  socket = new WebSocket(url);
-  setConnection('connecting');
-  socket.onopen = () => { retryMs = 250; setConnection('open'); };
-  socket.onclose = () => {
-    if (refused) return;
-    setConnection('closed');
-    setTimeout(connect, retryMs);
-    retryMs = Math.min(retryMs * 2, 4000);
+  const handlers = {
+    open: () => { retryMs = 250; setConnection('open'); },
+    closed: (why) => {
+      if (refused) return;
+      if (why) return refuse('closed', why);
+      setConnection('closed');
+      setTimeout(connect, retryMs);
+      retryMs = Math.min(retryMs * 2, 4000);
+    },
+    message: onMessage,
   };
-  socket.onmessage = (event) => {
-    const message = JSON.parse(event.data);
+  setConnection('connecting');
+  if (staticSite) {
+    socket = openWorker(handlers, { noThreads: t('site.noThreads'), ended: t('site.ended') });
+    return;
+  }
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(gameName)}${pageKey ? `&key=${encodeURIComponent(pageKey)}` : ''}`;
+  socket = openSocket(url, handlers);
+}
+
+// No game for this page (the server's --max-games, or closed; the static
+// site's worker could not run): say so for good, with the way back to the
+// games list where there is one.
+function refuse(type, text) {
+  refused = true;
+  socket.close();
+  document.body.dataset.refused = type;
+  const e = $('event');
+  e.hidden = false;
+  e.dataset.error = text;
+  e.innerHTML = staticSite ? escapeHtml(text)
+    : `${escapeHtml(text)} — <a href="/">${escapeHtml(t('refused.games'))}</a>`;
+  setConnection('closed');
+}
+
+function onMessage(text) {
+    const message = JSON.parse(text);
     if (message.type === 'state') onState(message);
     else if (message.type === 'role') { role = message; renderRole(); }
     else if (message.type === 'analysis' && state && message.version === state.version) {
@@ -53,20 +85,30 @@ function connect() {
       state.graph = message.graph;
       renderBoard();
       renderAnalysis();
+    } else if (message.type === 'error' && restoring.length > 0) {
+      restoreFailed(message.message);
     } else if (message.type === 'error') showError(message.message);
-    else if (message.type === 'refused' || message.type === 'closed') {
-      // No game for this page (the server's --max-games, or closed): say
-      // so for good, with the way back to the games list.
-      refused = true;
-      socket.close();
-      document.body.dataset.refused = message.type;
-      const e = $('event');
-      e.hidden = false;
-      e.dataset.error = message.message;
-      e.innerHTML = `${escapeHtml(message.message)} — <a href="/">${escapeHtml(t('refused.games'))}</a>`;
-      setConnection('closed');
-    }
-  };
+    else if (message.type === 'refused' || message.type === 'closed') refuse(message.type, message.message);
+}
+
+// The static site: the saved game back, one message per state, on a fresh
+// worker's first state.
+function restoreStep(firstState) {
+  if (!staticSite) return;
+  if (firstState) {
+    const messages = restoreMessages();
+    if (messages === null) return restoreFailed(t('site.corrupt'));
+    restoring = messages;
+  }
+  if (restoring.length > 0) send(restoring.shift());
+  else saveGame(state);
+}
+
+function restoreFailed(why) {
+  restoring = [];
+  forgetGame();
+  send({ type: 'new' });
+  showError(t('site.notRestored', { why }));
 }
 
 function setConnection(status) {
@@ -96,6 +138,7 @@ function onState(next) {
     document.body.dataset.ready = 'true';
     fillNewGameForm();
   }
+  restoreStep(firstState);
   document.body.dataset.version = String(state.version);
   if (pendingClick && state.moves.length > pendingClick.plies) {
     const reply = state.moves[pendingClick.plies];
@@ -533,7 +576,7 @@ $('record-select').addEventListener('change', (event) => send({ type: 'record', 
 // The levels' measured strength (levels.json, from tools/gui/ladder.py):
 // "level 6 · about 1550", "+" where it is only a lower bound.
 let levels = null;
-fetch('/levels.json').then((r) => r.json()).then((data) => { levels = data.levels; if (state) renderSeatRows(); }).catch(() => {});
+fetch(new URL('levels.json', import.meta.url)).then((r) => r.json()).then((data) => { levels = data.levels; if (state) renderSeatRows(); }).catch(() => {});
 function levelOptions() {
   const label = (n) => {
     const l = levels && levels.find((x) => x.level === n);
@@ -625,9 +668,14 @@ $('new-game').addEventListener('submit', (event) => {
 // For automation and the browser tests: the last state and the socket.
 window.wallgo = { state: () => state, socket: () => socket, svgText: () => boardSvgText(), game: gameName };
 
-$('game-name').textContent = gameName;
-document.title = `${gameName} · wallgo-gui`;
-fetch('/style.css').then((r) => r.text()).then((text) => { styleText = text; }).catch(() => {});
+if (staticSite) {
+  // One game, kept in this browser: no games list to go back to.
+  document.querySelectorAll('[data-lobby-link]').forEach((a) => a.removeAttribute('href'));
+} else {
+  $('game-name').textContent = gameName;
+  document.title = `${gameName} · wallgo-gui`;
+}
+fetch(new URL('style.css', import.meta.url)).then((r) => r.text()).then((text) => { styleText = text; }).catch(() => {});
 // The catalogue first: every string on the page comes from it.
 initLanguages(() => {
   if (!state) return;

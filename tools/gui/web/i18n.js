@@ -56,7 +56,7 @@ export function translate(root = document) {
 // Loads the catalogue, picks the language and fills in the page; `onChange`
 // redraws the rest when the person picks another language.
 export async function initLanguages(onChange) {
-  catalogue = await (await fetch('/messages.json')).json();
+  catalogue = await (await fetch(new URL('messages.json', import.meta.url))).json();
   language = chooseLanguage();
   document.documentElement.lang = language;
   translate();

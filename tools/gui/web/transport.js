@@ -1,0 +1,61 @@
+// How the page reaches the bridge that owns its game: wallgo-gui's
+// WebSocket, or in the static site (docs/web.md) the same bridge compiled to
+// WebAssembly in a Web Worker, with the engine in it. Either way the page
+// sends the messages of docs/gui.md as JSON text and gets the bridge's back.
+// The handlers: open(), message(text), closed(why) where `why` is '' for a
+// dropped connection the page may retry and a sentence for good.
+
+export function openSocket(url, handlers) {
+  const socket = new WebSocket(url);
+  socket.onopen = () => handlers.open();
+  socket.onclose = () => handlers.closed('');
+  socket.onmessage = (event) => handlers.message(event.data);
+  return {
+    send(text) {
+      if (socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(text);
+      return true;
+    },
+    close() { socket.close(); },
+  };
+}
+
+// The engine's search threads in the static site: several only where the
+// page is cross-origin isolated (docs/web.md), at most 4 (a phone's cores
+// are shared with the page).
+export function siteThreads() {
+  if (globalThis.crossOriginIsolated !== true) return 1;
+  return Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 4));
+}
+
+export function openWorker(handlers, why) {
+  if (typeof SharedArrayBuffer === 'undefined') {
+    // The bridge and the engine run on threads, which need shared memory.
+    setTimeout(() => handlers.closed(why.noThreads), 0);
+    return { send: () => false, close() {} };
+  }
+  const worker = new Worker(new URL('site-worker.js', import.meta.url));
+  let open = false;
+  const end = (text) => { open = false; worker.terminate(); handlers.closed(text); };
+  worker.onmessage = (event) => {
+    const data = event.data;
+    if (typeof data === 'string') {
+      if (!open) { open = true; handlers.open(); }
+      handlers.message(data);
+    } else if (data && 'exit' in data) {
+      end(`${why.ended} (${data.exit})`);
+    } else if (data && data.error) {
+      end(`${why.ended}: ${data.error}`);
+    }
+  };
+  worker.onerror = (event) => end(`${why.ended}: ${event.message}`);
+  worker.postMessage({ threads: siteThreads() });
+  return {
+    send(text) {
+      if (!open) return false;
+      worker.postMessage(text);
+      return true;
+    },
+    close() { worker.terminate(); },
+  };
+}
