@@ -20,6 +20,25 @@ export function openSocket(url, handlers) {
   };
 }
 
+// The static site on a host without COOP/COEP headers: registers
+// isolation-worker.js, which adds them, and reloads the page once so that it
+// loads under the worker. True when the page is about to reload.
+export async function isolateBySiteWorker() {
+  if (globalThis.crossOriginIsolated === true) return false;
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return false;
+  const tried = 'wallgo-isolation-reload';
+  try {
+    if (sessionStorage.getItem(tried)) return false;  // once per tab: no loop
+    await navigator.serviceWorker.register(new URL('isolation-worker.js', import.meta.url));
+    await navigator.serviceWorker.ready;
+    sessionStorage.setItem(tried, '1');
+  } catch (e) {
+    return false;
+  }
+  location.reload();
+  return true;
+}
+
 // The engine's search threads in the static site: several only where the
 // page is cross-origin isolated (docs/web.md), at most 4 (a phone's cores
 // are shared with the page).
