@@ -1,0 +1,291 @@
+#!/usr/bin/python3
+"""The players' board as a static site (tools/web/build.sh's index.html: the
+GUI's bridge and the engine in a Web Worker, docs/web.md) in a real browser:
+Debian's chromium via chromium-driver and python3-selenium, headless, the
+site served on loopback by tools/web/serve.py on a thread here, with the
+COOP/COEP headers or without them (as `python3 -m http.server` serves it).
+
+  site_test.py TEST --site DIR --bin DIR --shots DIR
+
+The page is wallgo-gui's, so the GUI's browser tests' page driver
+(tests/tools/gui/browser_test.py: clicks like a person) drives it here too.
+Exits 77 (CTest: skipped), saying why, when the wasm build is missing.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import Select
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "tools", "web"))
+import serve  # noqa: E402  (tools/web/serve.py: the COOP/COEP static server)
+
+
+def load_gui_tests():
+    spec = importlib.util.spec_from_file_location(
+        "gui_browser_test", os.path.join(HERE, "..", "gui", "browser_test.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+gui = load_gui_tests()
+check, wait, Failure = gui.check, gui.wait, gui.Failure
+
+
+class Site(gui.Gui):
+    """The static site on 127.0.0.1 (a free port, a thread of this process)
+    and a headless chromium on its index.html."""
+
+    def __init__(self, args, isolate=True, path="index.html"):
+        self.args = args
+        self.shots = args.shots
+        self.httpd = serve.make_server(args.site, 0, isolate)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.root = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        options = Options()
+        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
+                     "--disable-dev-shm-usage"):
+            options.add_argument(flag)
+        options.binary_location = "/usr/bin/chromium"
+        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        started = time.time()
+        if path:
+            self.open(path)
+        self.load_s = time.time() - started
+
+    def close(self):
+        try:
+            self.driver.quit()
+        finally:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+
+    def send(self, message):
+        before = self.version()
+        self.js("window.wallgo.socket().send(arguments[0])", json.dumps(message))
+        self.wait_change(before, f"the answer to {message['type']}")
+
+
+def play_and_wait(site, move=None):
+    """Plays `move` (else the first legal one) for the person and waits
+    until it is the person's turn again (the engine may place twice)."""
+    move = move or site.state()["board"]["legal"][0]
+    site.send({"type": "move", "move": move})
+    wait("the engine's reply", site.human_to_move, 30)
+
+
+def level_seats(level, movetime=None):
+    engine = {"kind": "engine", "engine": "wallgo", "level": level}
+    if movetime is not None:
+        engine["movetime"] = movetime
+    return [{"kind": "human"}, engine]
+
+
+def test_full_game(args):
+    """A whole game against level 3, chosen in the New game form and played
+    by clicks; the final score on the page is the native engine's `score`;
+    the first engine move's time after page load is printed."""
+    site = Site(args)
+    try:
+        check(site.js("return crossOriginIsolated") and site.js("return window.wallgo.threads") == 2,
+              "isolated: the engine gets two threads")
+        site.css("#new-game-panel summary")[0].click()
+        Select(site.css("select[name=level-blue]")[0]).select_by_value("3")
+        before = site.version()
+        site.click("[data-action=new-game]")
+        site.wait_change(before, "the new game")
+        check(site.state()["seats"][1].get("level") == 3, f"level 3: {site.state()['seats']}")
+        site.click("[data-action=hint]")
+        hint = wait("the hint", lambda: site.css("[data-hint]")[0].get_attribute("data-hint"), 20)
+        check(hint in site.state()["board"]["legal"], f"the hint {hint} is a legal move")
+        moves = 0
+        first_reply = None
+        while site.state()["board"]["phase"] != "finished":
+            wait("red's turn or the end", lambda: site.human_to_move() or
+                 site.state()["board"]["phase"] == "finished", 60)
+            if site.state()["board"]["phase"] == "finished":
+                break
+            site.play_by_clicks()
+            moves += 1
+            if first_reply is None:
+                started = time.time()
+                wait("the engine's reply", lambda: len(site.state()["moves"]) >= 2, 30)
+                first_reply = time.time() - started
+            check(moves < 120, "the game does not end")
+        s = site.state()
+        expected = gui.engine_score(args, site.position())
+        check(gui.page_scores(site) == expected, f"page scores {gui.page_scores(site)} != engine's {expected}")
+        site.shot("site_full_game.png")
+        print(f"page load to first board: {site.js('return window.wallgoMetrics.loadMs'):.0f} ms; "
+              f"first engine reply {first_reply:.2f} s after the click; "
+              f"{len(s['moves'])} plies, {moves} by clicks; final {expected}")
+    finally:
+        site.close()
+
+
+def test_plain_host(args):
+    """Served without COOP/COEP (as python3 -m http.server serves it): the
+    page isolates itself with its service worker and the engine plays with
+    two threads."""
+    site = Site(args, isolate=False)
+    try:
+        check(site.js("return crossOriginIsolated"), "the service worker isolated the page")
+        check(site.js("return window.wallgo.threads") == 2, "two threads")
+        play_and_wait(site)
+    finally:
+        site.close()
+
+
+def test_timer(args):
+    """The rules' turn timer: a person's turn runs out and the bridge plays
+    a random turn for them."""
+    site = Site(args)
+    try:
+        site.send({"type": "new", "seats": [{"kind": "human", "turn": 2, "timeout": "random"},
+                                            {"kind": "human"}]})
+        wait("red's countdown warning", lambda: site.css("[data-turn-clock=red][data-warning]"), 5)
+        wait("the timeout's random turn", lambda: len(site.state()["moves"]) == 1, 8)
+        s = site.state()
+        check(s["moves"][0]["colour"] == "red" and s["moves"][0].get("random"), f"the penalty: {s['moves']}")
+        check("red" in site.css("[data-event]")[0].text, "the page says who ran out of time")
+    finally:
+        site.close()
+
+
+def test_review(args):
+    """A loaded record's planted blunder is marked as `wallgo-referee
+    annotate` marks it (the same code, compiled to wasm)."""
+    colours = {"r": "red", "b": "blue"}
+    moves = [{"colour": colours[t[0]], "move": t[2:], "ms": 100} for t in gui.PLANTED.split()]
+    record = {"game": 1, "set": 0, "seats": {"red": "planted", "blue": "level2"}, "rules": gui.PLANTED_RULES,
+              "opening": "g1 c4", "moves": moves, "scores": {"red": 0, "blue": 0}, "winner": "draw",
+              "winners": ["red", "blue"], "reason": "unfinished", "final": ""}
+    with tempfile.TemporaryDirectory() as tmp:
+        records = os.path.join(tmp, "planted.jsonl")
+        with open(records, "w") as f:
+            f.write(json.dumps(record) + "\n")
+        site = Site(args)
+        try:
+            site.css("details:last-of-type summary")[0].click()
+            before = site.version()
+            site.css("[data-records-file]")[0].send_keys(records)
+            site.wait_change(before, "the records to load")
+            Select(site.css("[data-review-time]")[0]).select_by_value("0.1")
+            site.click("[data-action=review]")
+            wait("the review", lambda: site.state()["review"]["state"] in ("done", "failed"), 90)
+            review = site.state()["review"]
+            check(review["state"] == "done", f"review: {review['error']}")
+            ply = len(site.state()["moves"])
+            last = site.css(f"#moves li[data-ply='{ply}']")[0]
+            check(last.get_attribute("data-judgement") == "blunder",
+                  f"the planted move is {last.get_attribute('data-judgement')}")
+            site.shot("site_review.png")
+        finally:
+            site.close()
+
+
+def test_korean(args):
+    """The Korean page has no English left (the GUI test's check)."""
+    catalogue, problems = gui.catalogue_problems()
+    check(not problems, "catalogue: " + "; ".join(problems))
+    site = Site(args, path="index.html?lang=ko")
+    try:
+        check(site.js("return document.documentElement.lang") == "ko", "<html lang=ko>")
+        site.css("#rules-panel summary")[0].click()
+        texts = site.js(gui.UNTRANSLATED)
+        english, korean = catalogue["en"], catalogue["ko"]
+        left = sorted({value for key, value in english.items()
+                       if key != "lang.name" and value != korean[key] and gui.re.search(r"[A-Za-z]{3}", value) and
+                       any(text == value or (" " in value and value in text) for text in texts)})
+        check(not left, f"English left on the Korean page: {left}")
+        site.shot("site_korean.png")
+    finally:
+        site.close()
+
+
+def test_reload(args):
+    """A reload keeps the game (moves, seats, the ply shown); stored state
+    that is not a game starts a fresh one, and the page says so."""
+    site = Site(args)
+    try:
+        site.send({"type": "new", "seats": level_seats(1, 0.05)})
+        play_and_wait(site)
+        play_and_wait(site)
+        before = site.state()
+        site.driver.refresh()
+        wait("the restored game", lambda: site.js("return document.body.dataset.ready === 'true'") and
+             len(site.state()["moves"]) == len(before["moves"]), 20)
+        after = site.state()
+        check([m["move"] for m in after["moves"]] == [m["move"] for m in before["moves"]], "the same moves")
+        check(after["seats"][1].get("level") == 1 and after["seats"][1]["kind"] == "engine", "the same seats")
+        site.js("localStorage.setItem('wallgo-site-game', '{not a game')")
+        site.driver.refresh()
+        wait("a fresh game", lambda: site.js("return document.body.dataset.ready === 'true'") and
+             site.state()["moves"] == [], 20)
+        wait("the message", lambda: "saved game" in site.css("[data-event]")[0].text, 5)
+        check(site.js("return JSON.parse(localStorage.getItem('wallgo-site-game')).moves.length") == 0,
+              "the fresh game is stored")
+    finally:
+        site.close()
+
+
+def test_responsive(args):
+    """The page keeps drawing (requestAnimationFrame) while the engine
+    thinks 5 s on its move."""
+    site = Site(args)
+    try:
+        site.send({"type": "new", "seats": [{"kind": "human"},
+                                            {"kind": "engine", "engine": "wallgo", "movetime": 5}]})
+        site.js("window.framesDrawn = 0; const tick = () => { window.framesDrawn++; "
+                "requestAnimationFrame(tick); }; requestAnimationFrame(tick);")
+        site.send({"type": "move", "move": site.state()["board"]["legal"][0]})
+        started = time.time()
+        time.sleep(1)
+        drawn = site.js("return window.framesDrawn")
+        time.sleep(3)
+        later = site.js("return window.framesDrawn")
+        check(len(site.state()["moves"]) == 1, "the engine is still thinking")
+        wait("the engine's move", lambda: len(site.state()["moves"]) == 2, 20)
+        print(f"{later - drawn} frames drawn in 3 s of the engine's 5 s move; "
+              f"its move came {time.time() - started:.1f} s after the click")
+        check(later > drawn + 30, f"the page froze: {drawn} then {later} frames")
+    finally:
+        site.close()
+
+
+TESTS = {name[5:]: f for name, f in globals().items() if name.startswith("test_")}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("test", choices=sorted(TESTS))
+    parser.add_argument("--site", required=True, help="the site tools/web/build.sh made")
+    parser.add_argument("--bin", required=True, help="folder with the native wallgo")
+    parser.add_argument("--shots", required=True, help="folder for screenshots")
+    args = parser.parse_args()
+    if not os.path.exists(os.path.join(args.site, "wallgo-site.wasm")):
+        print(f"skipped: no wasm build in {args.site} (the web_build test makes it)")
+        return 77
+    os.makedirs(args.shots, exist_ok=True)
+    started = time.time()
+    try:
+        TESTS[args.test](args)
+    except Failure as failure:
+        print(f"FAILED {args.test}: {failure}")
+        return 1
+    print(f"PASSED {args.test} in {time.time() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
