@@ -40,8 +40,7 @@ class OutputChannel : public std::streambuf {
   enum class Taken { kBytes, kTimeout, kClosed };
   // Moves what was written onto the end of `into`, waiting until there is
   // something, the channel is closed (and emptied), or the deadline.
-  Taken Take(std::string& into,
-             std::chrono::steady_clock::time_point deadline);
+  Taken Take(std::string& into, std::chrono::steady_clock::time_point deadline);
   // The writer is done: a reader sees kClosed once the rest is taken.
   void Close();
 

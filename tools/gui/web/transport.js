@@ -3,7 +3,9 @@
 // WebAssembly in a Web Worker, with the engine in it. Either way the page
 // sends the messages of docs/gui.md as JSON text and gets the bridge's back.
 // The handlers: open(), message(text), closed(why) where `why` is '' for a
-// dropped connection the page may retry and a sentence for good.
+// dropped connection the page may retry and a sentence for good. Both
+// connections have send(text) (false when not open), close() and, for
+// automation, readyState as a WebSocket's (1: open).
 
 export function openSocket(url, handlers) {
   const socket = new WebSocket(url);
@@ -17,6 +19,7 @@ export function openSocket(url, handlers) {
       return true;
     },
     close() { socket.close(); },
+    get readyState() { return socket.readyState; },
   };
 }
 
@@ -51,7 +54,7 @@ export function openWorker(handlers, why) {
   if (typeof SharedArrayBuffer === 'undefined') {
     // The bridge and the engine run on threads, which need shared memory.
     setTimeout(() => handlers.closed(why.noThreads), 0);
-    return { send: () => false, close() {} };
+    return { send: () => false, close() {}, readyState: 3 };
   }
   const worker = new Worker(new URL('site-worker.js', import.meta.url));
   let open = false;
@@ -76,5 +79,6 @@ export function openWorker(handlers, why) {
       return true;
     },
     close() { worker.terminate(); },
+    get readyState() { return open ? 1 : 3; },
   };
 }
