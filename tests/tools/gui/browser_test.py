@@ -47,6 +47,16 @@ def check(condition, message):
         raise Failure(message)
 
 
+def start_chromium():
+    """Debian's chromium, headless, through chromium-driver."""
+    options = Options()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
+                 "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    options.binary_location = "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
 class Gui:
     """A wallgo-gui process and a headless chromium on its page."""
 
@@ -65,12 +75,7 @@ class Gui:
             raise Failure(f"wallgo-gui printed no URL: {line!r}")
         self.url = match.group(1)
         self.root = re.match(r"http://[^/]+", self.url).group(0)
-        options = Options()
-        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
-                     "--disable-dev-shm-usage"):
-            options.add_argument(flag)
-        options.binary_location = "/usr/bin/chromium"
-        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        self.driver = start_chromium()
         started = time.time()
         if game:
             self.open(f"/game/{game}")
@@ -756,11 +761,15 @@ def main():
     parser.add_argument("--shots", required=True, help="folder for screenshots")
     parser.add_argument("--docs-image", help="also save the test's main screenshot here")
     parser.add_argument("--games", type=int, default=1, help="latency: games running at once")
-    args = parser.parse_args()
+    return run(TESTS[args.test], parser.parse_args())
+
+
+def run(test, args):
+    """Runs one test function; its exit status (0 passed, 1 failed)."""
     os.makedirs(args.shots, exist_ok=True)
     started = time.time()
     try:
-        TESTS[args.test](args)
+        test(args)
     except Failure as failure:
         print(f"FAILED {args.test}: {failure}")
         return 1

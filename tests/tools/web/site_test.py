@@ -20,9 +20,6 @@ import tempfile
 import threading
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import Select
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,7 +36,7 @@ def load_gui_tests():
 
 
 gui = load_gui_tests()
-check, wait, Failure = gui.check, gui.wait, gui.Failure
+check, wait = gui.check, gui.wait
 
 
 class Site(gui.Gui):
@@ -52,12 +49,7 @@ class Site(gui.Gui):
         self.httpd = serve.make_server(args.site, 0, isolate)
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         self.root = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
-        options = Options()
-        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
-                     "--disable-dev-shm-usage"):
-            options.add_argument(flag)
-        options.binary_location = "/usr/bin/chromium"
-        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        self.driver = gui.start_chromium()
         started = time.time()
         if path:
             self.open(path)
@@ -276,15 +268,7 @@ def main():
     if not os.path.exists(os.path.join(args.site, "wallgo-site.wasm")):
         print(f"skipped: no wasm build in {args.site} (the web_build test makes it)")
         return 77
-    os.makedirs(args.shots, exist_ok=True)
-    started = time.time()
-    try:
-        TESTS[args.test](args)
-    except Failure as failure:
-        print(f"FAILED {args.test}: {failure}")
-        return 1
-    print(f"PASSED {args.test} in {time.time() - started:.1f} s")
-    return 0
+    return gui.run(TESTS[args.test], args)
 
 
 if __name__ == "__main__":
