@@ -761,7 +761,8 @@ def main():
     parser.add_argument("--shots", required=True, help="folder for screenshots")
     parser.add_argument("--docs-image", help="also save the test's main screenshot here")
     parser.add_argument("--games", type=int, default=1, help="latency: games running at once")
-    return run(TESTS[args.test], parser.parse_args())
+    args = parser.parse_args()
+    return run(TESTS[args.test], args)
 
 
 def run(test, args):
