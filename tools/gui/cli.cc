@@ -164,7 +164,8 @@ int GuiMain(const std::vector<std::string>& args, const std::string& self,
       "http://", options->listen == "0.0.0.0" ? "127.0.0.1" : options->listen,
       ":", (*server)->port(), "/",
       (*lobby)->tokens() ? absl::StrCat("?key=", (*lobby)->host_key()) : "");
-  out << "wallgo-gui: open " << url << std::endl;
+  out << "wallgo-gui: open " << url
+      << " (a board ready to play; every game at /games)" << std::endl;
   if ((*lobby)->tokens()) {
     out << "wallgo-gui: listening beyond loopback: the address above (with "
            "its key) is the host's; other machines join by the seat links "

@@ -61,6 +61,11 @@ absl::StatusOr<std::shared_ptr<Bridge>> Lobby::Open(const std::string& name,
     return absl::PermissionDeniedError(
         "no such game: only the host of this wallgo-gui starts games");
   }
+  return CreateLocked(name);
+}
+
+absl::StatusOr<std::shared_ptr<Bridge>> Lobby::CreateLocked(
+    const std::string& name) {
   if (static_cast<int>(games_.size()) >= options_.max_games) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "this server already runs ", games_.size(),
@@ -74,6 +79,35 @@ absl::StatusOr<std::shared_ptr<Bridge>> Lobby::Open(const std::string& name,
       log_);
   games_[name] = bridge;
   return bridge;
+}
+
+absl::StatusOr<std::string> Lobby::OpenFresh() {
+  std::shared_ptr<Bridge> last;
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = games_.find(fresh_); it != games_.end()) {
+      last = it->second;
+      name = fresh_;
+    }
+  }
+  // Summary locks the game: outside the lobby's lock, as in List. Two
+  // calls at once may each start a game; the server makes them one at a
+  // time.
+  if (last != nullptr) {
+    const nlohmann::json summary = last->Summary();
+    if (summary["moves"] == 0 && !summary["over"].get<bool>()) return name;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  int n = fresh_count_;
+  do {
+    name = absl::StrCat("game-", ++n);
+  } while (games_.count(name) > 0);
+  absl::StatusOr<std::shared_ptr<Bridge>> created = CreateLocked(name);
+  if (!created.ok()) return created.status();
+  fresh_ = name;
+  fresh_count_ = n;
+  return name;
 }
 
 absl::Status Lobby::Close(const std::string& name) {

@@ -1,7 +1,7 @@
 // The games of one wallgo-gui server, by name: /game/NAME opens the game
 // NAME, creating it (with its own engine processes) the first time, up to
-// --max-games at once. Each game is a Bridge; its messages go only to the
-// pages of that game.
+// --max-games at once; / opens a fresh one (OpenFresh). Each game is a
+// Bridge; its messages go only to the pages of that game.
 #pragma once
 
 #include <functional>
@@ -48,6 +48,12 @@ class Lobby {
   // bad name or when the server already has its --max-games.
   absl::StatusOr<std::shared_ptr<Bridge>> Open(const std::string& name,
                                                bool may_create = true);
+  // The name of a game ready to play, for the address wallgo-gui prints:
+  // the game this last started, while nobody has played in it (so that
+  // opening that address again and again does not pile up empty games),
+  // else a new game named game-N. An error when the server already has its
+  // --max-games.
+  absl::StatusOr<std::string> OpenFresh();
   // What a page with `key` may do in `game` (null: the games list).
   Access AccessFor(const Bridge* game, const std::string& key) const;
   bool tokens() const { return options_.tokens; }
@@ -61,6 +67,9 @@ class Lobby {
  private:
   Lobby(std::vector<EngineSpec> engines, LobbyOptions options, Publish publish,
         std::shared_ptr<client::EngineLog> log);
+  // Creates the game `name` (not yet in games_) unless the server is full;
+  // mutex_ held.
+  absl::StatusOr<std::shared_ptr<Bridge>> CreateLocked(const std::string& name);
 
   const std::vector<EngineSpec> engines_;
   const LobbyOptions options_;
@@ -69,6 +78,8 @@ class Lobby {
   const std::string host_key_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Bridge>> games_;
+  std::string fresh_;    // the game OpenFresh started last
+  int fresh_count_ = 0;  // the N of its name
 };
 
 }  // namespace wallgo::gui

@@ -1,5 +1,6 @@
 #include "tools/gui/server.h"
 
+#include <algorithm>
 #include <deque>
 #include <vector>
 
@@ -245,13 +246,21 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
           ->Start(std::move(request_));
       return;
     }
-    auto response = std::make_shared<http::response<http::string_body>>();
-    response->version(request_.version());
-    response->keep_alive(request_.keep_alive());
-    response->set(http::field::server, "wallgo-gui");
+    const std::string_view query =
+        target.substr(std::min(target.find('?'), target.size()));
     target = target.substr(0, target.find('?'));
-    // The games list at /, every game's page at /game/NAME.
-    if (target == "/") target = "/lobby.html";
+    if (target == "/" && (request_.method() == http::verb::get ||
+                          request_.method() == http::verb::head)) {
+      return Redirect(RootLocation(query) + std::string(query));
+    }
+    ServeFile(target);
+  }
+
+  // A page or one of its files: `target` without the query.
+  void ServeFile(std::string_view target) {
+    auto response = NewResponse();
+    // The games list at /games, every game's page at /game/NAME.
+    if (target == "/games") target = "/lobby.html";
     constexpr std::string_view kGame = "/game/";
     if (target.substr(0, kGame.size()) == kGame) {
       target = Lobby::ValidName(target.substr(kGame.size())) ? "/index.html"
@@ -278,6 +287,33 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     Send(response);
   }
 
+  // Where / sends a page: the host (any page on loopback) to a board ready
+  // to play, anyone else, or the host when the server already has its
+  // --max-games, to the games list (which shows the limit).
+  std::string RootLocation(std::string_view query) const {
+    Lobby* lobby = server_.lobby();
+    if (lobby->AccessFor(nullptr, QueryParameter(query, "key")).seat !=
+        Access::kAll) {
+      return "/games";
+    }
+    const absl::StatusOr<std::string> game = lobby->OpenFresh();
+    return game.ok() ? "/game/" + *game : "/games";
+  }
+
+  // A redirect that the browser does not keep: / opens another game once
+  // this one is played. The query (the key, ?lang=) goes along.
+  void Redirect(const std::string& location) {
+    auto response = NewResponse();
+    response->result(http::status::see_other);
+    response->set(http::field::location, location);
+    response->set(http::field::cache_control, "no-store");
+    response->set(http::field::content_type, "text/plain");
+    if (request_.method() == http::verb::get) {
+      response->body() = "see " + location + "\n";
+    }
+    Send(response);
+  }
+
   bool SameOrigin() const {
     const auto origin = request_.find(http::field::origin);
     if (origin == request_.end()) return true;  // not a browser
@@ -286,9 +322,17 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     return value == "http://" + host || value == "https://" + host;
   }
 
-  void Respond(http::status status, const std::string& body) {
+  // A response to this request, kept alive if the request asks.
+  std::shared_ptr<http::response<http::string_body>> NewResponse() const {
     auto response = std::make_shared<http::response<http::string_body>>();
     response->version(request_.version());
+    response->keep_alive(request_.keep_alive());
+    response->set(http::field::server, "wallgo-gui");
+    return response;
+  }
+
+  void Respond(http::status status, const std::string& body) {
+    auto response = NewResponse();
     response->keep_alive(false);
     response->result(status);
     response->set(http::field::content_type, "text/plain");

@@ -1,4 +1,5 @@
-// The GUI's web server on Boost.Beast: the games list at /, a game's page at
+// The GUI's web server on Boost.Beast: / redirects to a game ready to play
+// (Lobby::OpenFresh), the games list at /games, a game's page at
 // /game/NAME, the page's files, and one WebSocket per page at /ws (the games
 // list) or /ws?game=NAME (a game), all on one thread (one io_context).
 // Messages from a game's page go to that game's bridge; a bad one gets

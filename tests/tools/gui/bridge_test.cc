@@ -596,6 +596,37 @@ TEST(LobbyTest, GamesByNameUpToTheLimit) {
   EXPECT_TRUE((*lobby)->Open("sunday").ok());
 }
 
+// The game that the printed address (/) opens: the same one until someone
+// plays in it, then a new one with a free name, and none past the limit.
+TEST(LobbyTest, FreshGameIsReusedUntilPlayed) {
+  LobbyOptions options;
+  options.max_games = 3;
+  auto lobby = Lobby::Create({{"mock", MOCK_ENGINE}}, options,
+                             [](const std::string&, const std::string&) {});
+  ASSERT_TRUE(lobby.ok()) << lobby.status();
+  const auto first = (*lobby)->OpenFresh();
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(*first, "game-1");
+  EXPECT_EQ((*lobby)->OpenFresh().value_or(""), "game-1");
+  ASSERT_TRUE((*lobby)->Open("game-2").ok());  // someone's own name
+  const auto play_in = [&](const std::string& name) {
+    return (*(*lobby)->Open(name))->Handle(R"({"type":"move","move":"d4"})");
+  };
+  ASSERT_TRUE(play_in(*first).ok());
+  const auto second = (*lobby)->OpenFresh();
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(*second, "game-3");
+  EXPECT_EQ((*lobby)->List()["games"].size(), 3u);
+  ASSERT_TRUE(play_in(*second).ok());
+  const auto full = (*lobby)->OpenFresh();
+  ASSERT_FALSE(full.ok());
+  EXPECT_TRUE(absl::StrContains(full.status().message(), "--max-games 3"))
+      << full.status();
+  ASSERT_TRUE((*lobby)->Close("game-2").ok());
+  // Room again; a closed game's name is not given again.
+  EXPECT_EQ((*lobby)->OpenFresh().value_or(""), "game-4");
+}
+
 TEST(GuiCliTest, OptionsAndErrors) {
   const auto defaults = ParseGuiOptions({}, "/opt/wallgo/bin/wallgo-gui");
   ASSERT_TRUE(defaults.ok());

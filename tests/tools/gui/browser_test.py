@@ -4,8 +4,8 @@ by chromium-driver through python3-selenium, headless, on a free port.
 
   browser_test.py TEST --bin DIR --shots DIR [--docs-image FILE]
 
-TEST is one of: full_game, three_players, record, analysis, recover, games, timer, review,
-languages, two_machines. Each
+TEST is one of: first_page, full_game, three_players, record, analysis, recover, games, timer,
+review, languages, two_machines. Each
 starts its own wallgo-gui (and engines), drives the page only by clicks and
 keys like a person, checks what the page shows, and saves screenshots.
 """
@@ -241,6 +241,40 @@ def test_full_game(args):
         gui.close()
 
 
+def test_first_page(args):
+    """The address wallgo-gui prints opens a board ready to play: a new game,
+    the person (red) against wallgo, where one click on a cell places a
+    stone. Opening it again gives the same board until someone plays in it,
+    then a new one; the games list is one click away and lists just those
+    two, and its own link leads back to a board."""
+    gui = Gui(args, [wallgo(args)], args.shots, game=None)
+    try:
+        def open_printed():
+            gui.driver.get(gui.url)
+            wait("a board", lambda: gui.js("return document.body.dataset.ready === 'true'"))
+            return gui.js("return window.wallgo.game")
+        first = open_printed()
+        check(re.search(r"/game/[\w-]+$", gui.driver.current_url), f"a game's page: {gui.driver.current_url}")
+        s = gui.state()
+        check([x.get("engine", x["kind"]) for x in s["seats"]] == ["human", "wallgo"], f"seats {s['seats']}")
+        check(s["moves"] == [] and s["board"]["phase"] == "setup", "a new game")
+        check(open_printed() == first, "the same board while nobody has played in it")
+        gui.shot("first_page.png")
+        gui.play_by_clicks()
+        move = gui.state()["moves"][0]
+        check(move["colour"] == "red" and re.fullmatch(r"[a-g][1-7]", move["move"]), f"a placement: {move}")
+        second = open_printed()
+        check(second != first and gui.state()["moves"] == [], f"a new board once {first} is played: {second}")
+        gui.click("[data-games-link]")
+        wait("the games list", lambda: gui.driver.current_url.endswith("/games") and gui.css("[data-game]"), 10)
+        listed = sorted(e.get_attribute("data-game") for e in gui.css("[data-game]"))
+        check(listed == sorted([first, second]), f"listed {listed}")
+        gui.click("[data-play-link]")
+        wait("a board again", lambda: gui.js("return window.wallgo && window.wallgo.game") == second, 10)
+    finally:
+        gui.close()
+
+
 def test_three_players(args):
     """A 3-player game set up on the page: red wallgo, blue a person, green
     the mock engine; breakers are shown and everyone moves in turn."""
@@ -452,7 +486,7 @@ def test_games(args):
         wait("alpha again after a reload", lambda: gui.js("return document.body.dataset.ready === 'true'"))
         check([m["move"] for m in gui.state()["moves"]][:len(moves)] == moves, "alpha survives a reload")
         # The games list.
-        gui.open("/")
+        gui.open("/games")
         wait("both games listed", lambda: len(gui.css("[data-game]")) == 2, 10)
         rows = {e.get_attribute("data-game"): e.text for e in gui.css("[data-game]")}
         check(set(rows) == {"alpha", "beta"}, f"listed {rows}")
@@ -464,8 +498,10 @@ def test_games(args):
         wait("the refusal", lambda: gui.js("return document.body.dataset.refused === 'refused'"), 10)
         text = gui.css("[data-event]")[0].text
         check("--max-games 2" in text, f"the limit is explained: {text}")
-        # Closing beta from the games list makes room.
+        # No room for a board ready to play either: / shows the games list.
         gui.open("/")
+        check(gui.driver.current_url.endswith("/games"), f"/ when full: {gui.driver.current_url}")
+        # Closing beta from the games list makes room.
         wait("the rows", lambda: gui.css("button[data-close=beta]"), 10)
         gui.js("window.confirm = () => true")
         gui.click("button[data-close=beta]")
@@ -652,7 +688,7 @@ def test_languages(args):
         check(gui.css("[data-action=review]")[0].text == catalogue["ja"]["review.button"], "the page follows the switch")
         gui.open("/game/languages")
         check(gui.js("return document.documentElement.lang") == "ja", "the choice is remembered")
-        gui.open("/")
+        gui.open("/games")
         check(gui.js("return document.documentElement.lang") == "ja", "the games list speaks it too")
         mapped = gui.driver.execute_async_script(
             "const done = arguments[0]; import('/i18n.js').then((m) => done("
@@ -665,15 +701,20 @@ def test_languages(args):
 
 def test_two_machines(args):
     """Listening beyond loopback: the host's page (the printed address with
-    its key) shows each seat's join link; a page without a key watches and
-    cannot move; a seat's link plays that colour only; foreign Origins are
-    still refused. Another machine is played by another origin
+    its key: a board ready to play) shows each seat's join link and keeps
+    the key for the games list; a page without a key watches and cannot
+    move, and / shows it the games list; a seat's link plays that colour
+    only; foreign Origins are still refused. Another machine is played by another origin
     (localhost instead of 127.0.0.1: its own storage, no host key)."""
     gui = Gui(args, [wallgo(args)], args.shots, game=None, flags=["--listen", "0.0.0.0"])
     try:
         check("?key=" in gui.url, f"the host's address has its key: {gui.url}")
         gui.driver.get(gui.url)
-        wait("the games list", lambda: gui.js("return document.body.dataset.ready === 'true'"))
+        wait("the host's board", lambda: gui.js("return document.body.dataset.ready === 'true'"))
+        check(gui.css(".place-choice"), "the host's board is ready to play")
+        key = re.search(r"\?key=\w+", gui.url).group(0)
+        wait("the games link with the key", lambda: gui.css("[data-games-link]")[0].get_attribute("href")
+             == gui.root + "/games" + key, 5)
         gui.open("/game/duel")
         before = gui.version()
         gui.js("window.wallgo.socket().send(JSON.stringify({type: 'new', seats: [{kind: 'human'}, {kind: 'human'}]}))")
@@ -686,7 +727,10 @@ def test_two_machines(args):
         check(all(re.search(r"\?key=[0-9a-f]{32}$", l) for l in links.values()), f"unguessable keys: {links}")
         gui.shot("two_machines_host.png")
         other = gui.root.replace("127.0.0.1", "localhost")
-        # A page without a key watches.
+        # A page without a key watches: / is the games list for it.
+        gui.driver.get(other + "/")
+        wait("the watcher's games list", lambda: gui.js("return document.body.dataset.ready === 'true'"))
+        check(gui.driver.current_url == other + "/games", f"/ without a key: {gui.driver.current_url}")
         gui.driver.get(other + "/game/duel")
         wait("the watcher's page", lambda: gui.js("return document.body.dataset.ready === 'true'"))
         wait("the watcher's badge", lambda: gui.css("[data-seat-role=watch]:not([hidden])"), 5)

@@ -96,7 +96,10 @@ def check_installed(bin_dir):
             opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
             page = opener.open(f"http://127.0.0.1:{port}/game/install", timeout=10).read().decode()
             assert "data-position" in page and "app.js" in page, page[:200]
-            lobby = opener.open(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
+            first = opener.open(f"http://127.0.0.1:{port}/", timeout=10)
+            assert re.search(r"/game/[\w-]+$", first.geturl()), first.geturl()
+            assert "data-position" in first.read().decode()
+            lobby = opener.open(f"http://127.0.0.1:{port}/games", timeout=10).read().decode()
             assert "data-games" in lobby, lobby[:200]
             script = opener.open(f"http://127.0.0.1:{port}/board.js", timeout=10).read().decode()
             assert "data-cell" in script

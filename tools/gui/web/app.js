@@ -73,14 +73,14 @@ function refuse(type, text) {
   e.hidden = false;
   e.dataset.error = text;
   e.innerHTML = staticSite ? escapeHtml(text)
-    : `${escapeHtml(text)} — <a href="/">${escapeHtml(t('refused.games'))}</a>`;
+    : `${escapeHtml(text)} — <a href="${escapeHtml($('games-link').href)}">${escapeHtml(t('refused.games'))}</a>`;
   setConnection('closed');
 }
 
 function onMessage(text) {
     const message = JSON.parse(text);
     if (message.type === 'state') onState(message);
-    else if (message.type === 'role') { role = message; renderRole(); }
+    else if (message.type === 'role') { role = message; keepHostKey(); renderRole(); }
     else if (message.type === 'analysis' && state && message.version === state.version) {
       state.analysis = message.analysis;
       state.graph = message.graph;
@@ -110,6 +110,16 @@ function restoreFailed(why) {
   forgetGame();
   send({ type: 'new' });
   showError(t('site.notRestored', { why }));
+}
+
+// The host of a server with keys: its key goes along to the games list
+// and a new board, and is kept for the games opened from there.
+function keepHostKey() {
+  if (role.seat !== 'all' || !role.tokens || !pageKey) return;
+  try { localStorage.setItem('wallgo-host-key', pageKey); } catch (e) { /* private mode */ }
+  for (const link of document.querySelectorAll('[data-games-link], [data-play-link]')) {
+    link.search = `?key=${encodeURIComponent(pageKey)}`;
+  }
 }
 
 function setConnection(status) {
@@ -670,8 +680,9 @@ $('new-game').addEventListener('submit', (event) => {
 window.wallgo = { state: () => state, socket: () => socket, svgText: () => boardSvgText(), game: gameName };
 
 if (staticSite) {
-  // One game, kept in this browser: no games list to go back to.
-  document.querySelectorAll('[data-lobby-link]').forEach((a) => a.removeAttribute('href'));
+  // One game, kept in this browser: no games list, no other board.
+  document.querySelectorAll('[data-play-link]').forEach((a) => a.removeAttribute('href'));
+  $('games-link').hidden = true;
 } else {
   $('game-name').textContent = gameName;
   document.title = `${gameName} · wallgo-gui`;

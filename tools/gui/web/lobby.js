@@ -1,5 +1,6 @@
-// The games list: every game of this wallgo-gui with its players, moves
-// and state, a link to each, and a form that opens a new game by name.
+// The games list (/games): every game of this wallgo-gui with its players,
+// moves and state, a link to each, a form that opens a new game by name,
+// and a link to a board ready to play (/).
 import { t, colourName, initLanguages } from '/i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -69,6 +70,9 @@ document.addEventListener('click', (event) => {
     socket.send(JSON.stringify({ type: 'close', game: b.dataset.close }));
   }
 });
+
+// A board ready to play, the host's with its key.
+if (hostKey) $('play-link').search = `?key=${encodeURIComponent(hostKey)}`;
 
 $('new-game-form').addEventListener('submit', (event) => {
   event.preventDefault();
