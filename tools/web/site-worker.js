@@ -6,7 +6,6 @@
 const siteScript = new URL('wallgo-site.js', self.location.href).href;
 importScripts(siteScript);
 
-const encoder = new TextEncoder();
 const pending = [];  // messages sent before the bridge started
 let send = (text) => pending.push(text);
 
@@ -22,10 +21,18 @@ function start(threads) {
       close();
     },
   }).then((site) => {
+    // Through the heap, not ccall's stack copy: a records file may be
+    // megabytes, the stack is 5 MB.
     send = (text) => {
-      const bytes = encoder.encode(text);
-      site.ccall('wallgo_site_message', null, ['array', 'number'],
-        [bytes, bytes.length]);
+      const size = site.lengthBytesUTF8(text);
+      const bytes = site._malloc(size + 1);
+      if (bytes === 0) {
+        postMessage(JSON.stringify({ type: 'error', message: 'out of memory for a message' }));
+        return;
+      }
+      site.stringToUTF8(text, bytes, size + 1);
+      site._wallgo_site_message(bytes, size);
+      site._free(bytes);
     };
     pending.splice(0).forEach(send);
   }, (error) => {
