@@ -78,18 +78,18 @@ function refuse(type, text) {
 }
 
 function onMessage(text) {
-    const message = JSON.parse(text);
-    if (message.type === 'state') onState(message);
-    else if (message.type === 'role') { role = message; keepHostKey(); renderRole(); }
-    else if (message.type === 'analysis' && state && message.version === state.version) {
-      state.analysis = message.analysis;
-      state.graph = message.graph;
-      renderBoard();
-      renderAnalysis();
-    } else if (message.type === 'error' && restoring.length > 0) {
-      restoreFailed(message.message);
-    } else if (message.type === 'error') showError(message.message);
-    else if (message.type === 'refused' || message.type === 'closed') refuse(message.type, message.message);
+  const message = JSON.parse(text);
+  if (message.type === 'state') onState(message);
+  else if (message.type === 'role') { role = message; keepHostKey(); renderRole(); }
+  else if (message.type === 'analysis' && state && message.version === state.version) {
+    state.analysis = message.analysis;
+    state.graph = message.graph;
+    renderBoard();
+    renderAnalysis();
+  } else if (message.type === 'error' && restoring.length > 0) {
+    restoreFailed(message.message);
+  } else if (message.type === 'error') showError(message.message);
+  else if (message.type === 'refused' || message.type === 'closed') refuse(message.type, message.message);
 }
 
 // The static site: the saved game back, one message per state, on a fresh
