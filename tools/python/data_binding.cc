@@ -5,9 +5,12 @@
 #include <cstddef>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "engine/notation.h"
+#include "search/net/network.h"
 #include "tools/train/examples.h"
 #include "tools/train/training_data.h"
 
@@ -121,8 +124,35 @@ void BindData(py::module_& m) {
     layout["example_header_bytes"] = search::net::kExampleHeaderBytes;
     layout["example_magic"] = py::bytes(search::net::kExampleMagic,
                                         sizeof search::net::kExampleMagic);
+    const auto fields = search::net::ExampleHeaderFields();
+    layout["example_header_fields"] =
+        std::vector<uint32_t>(fields.begin(), fields.end());
+    layout["policy_size"] = search::net::kPolicySize;
     return layout;
   });
+  m.def("_network_layout", [] {
+    namespace net = search::net;
+    py::dict layout;
+    layout["magic"] = py::bytes(net::kNetMagic, sizeof net::kNetMagic);
+    layout["version"] = net::kNetVersion;
+    layout["header_bytes"] = net::kNetHeaderBytes;
+    layout["feature_set"] = net::kFeatureSetVersion;
+    layout["hidden1_widths"] = std::vector<uint32_t>(
+        net::kHidden1Widths.begin(), net::kHidden1Widths.end());
+    layout["hidden2"] = net::kHidden2;
+    layout["value_outputs"] = net::kValueOutputs;
+    layout["owner_classes"] = net::kOwnerClasses;
+    layout["ownership_outputs"] = net::kOwnershipOutputs;
+    layout["score_scale"] = net::kScoreScale;
+    layout["max_first_layer_weight"] = net::kMaxFirstLayerWeight;
+    return layout;
+  });
+  m.def(
+      "_fnv1a64",
+      [](const py::bytes& data) {
+        return search::net::Fnv1a64(std::string_view(data));
+      },
+      py::arg("data"));
   m.def(
       "_check_data_file",
       [](const std::string& path) {
