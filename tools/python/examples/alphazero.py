@@ -55,12 +55,15 @@ class Net(torch.nn.Module):
         offsets = torch.from_numpy(np.cumsum([0] + [len(f) for f in features[:-1]]))
         return F.relu(self.embed(flat, offsets) + self.bias)
 
+    def value_of(self, h):
+        return torch.tanh(self.value(h)).squeeze(1)
+
     def values(self, features):
-        return torch.tanh(self.value(self.hidden(features))).squeeze(1)
+        return self.value_of(self.hidden(features))
 
     def forward(self, features):
         h = self.hidden(features)
-        return torch.tanh(self.value(h)).squeeze(1), self.policy(h)
+        return self.value_of(h), self.policy(h)
 
 
 def search(net, games):
