@@ -1,8 +1,11 @@
 #include "tools/python/data_binding.h"
 
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -12,6 +15,7 @@
 #include "engine/notation.h"
 #include "search/net/network.h"
 #include "tools/train/examples.h"
+#include "tools/train/symmetry.h"
 #include "tools/train/training_data.h"
 
 namespace py = pybind11;
@@ -25,6 +29,7 @@ namespace {
 
 using search::net::DataRecord;
 using search::net::Example;
+using search::net::kNumSymmetries;
 
 // numpy's little-endian format of a scalar type.
 template <typename T>
@@ -98,6 +103,26 @@ py::list ExampleFields() {
 }
 #undef WALLGO_FIELD
 
+// One permutation table per symmetry as a [kNumSymmetries, size] array.
+template <typename Table>
+py::array_t<uint16_t> SymmetryTable(Table (*table)(int)) {
+  const auto size = static_cast<py::ssize_t>(table(0).size());
+  py::array_t<uint16_t> out({static_cast<py::ssize_t>(kNumSymmetries), size});
+  auto rows = out.mutable_unchecked<2>();
+  for (int s = 0; s < kNumSymmetries; ++s) {
+    const Table row = table(s);
+    for (py::ssize_t i = 0; i < size; ++i) rows(s, i) = row[i];
+  }
+  return out;
+}
+
+std::array<uint16_t, kNumCells> CellPermutation(int s) {
+  std::array<uint16_t, kNumCells> cells;
+  for (int c = 0; c < kNumCells; ++c)
+    cells[c] = static_cast<uint16_t>(search::net::TransformCell(s, c));
+  return cells;
+}
+
 // The DataRecord a numpy record (or its bytes) holds.
 DataRecord RecordFromBytes(const py::buffer& buffer) {
   const py::buffer_info info = buffer.request();
@@ -146,6 +171,13 @@ void BindData(py::module_& m) {
     layout["score_scale"] = net::kScoreScale;
     layout["max_first_layer_weight"] = net::kMaxFirstLayerWeight;
     return layout;
+  });
+  m.def("_symmetry_tables", [] {
+    py::dict tables;
+    tables["features"] = SymmetryTable(&search::net::FeaturePermutation);
+    tables["policy"] = SymmetryTable(&search::net::PolicyPermutation);
+    tables["cells"] = SymmetryTable(&CellPermutation);
+    return tables;
   });
   m.def(
       "_fnv1a64",

@@ -63,9 +63,9 @@ absl::StatusOr<Example> MakeExample(const DataRecord& r, uint32_t data_index) {
 }
 
 std::array<uint32_t, kExampleHeaderFields> ExampleHeaderFields() {
-  return {kExampleVersion, kExampleHeaderBytes, sizeof(Example),
-          kFeatureSetVersion, kNumFeatures, kMaxActive,
-          kMaxRecordMoves, kPolicySize};
+  return {kExampleVersion,    kExampleHeaderBytes, sizeof(Example),
+          kFeatureSetVersion, kNumFeatures,        kMaxActive,
+          kMaxRecordMoves,    kPolicySize};
 }
 
 absl::StatusOr<int64_t> WriteExamplesFile(const std::string& data_path,

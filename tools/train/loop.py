@@ -305,9 +305,6 @@ class Generation:
 
     def features(self):
         self.run.command([self.net, "features", "--data", os.path.join(self.dir, "train.wgd")])
-        symmetries = os.path.join(self.run.folder, "symmetries.json")
-        if not os.path.exists(symmetries):
-            self.run.command([self.net, "symmetries", "--out", symmetries])
 
     def pack(self):
         # Killed after the removal, the stage finds the shards and no file.
@@ -335,7 +332,7 @@ class Generation:
                      "--batch", str(self.config["batch"]), "--lr", str(lr),
                      "--threads", str(self.config["threads"]), "--hidden1", str(self.config["hidden1"]),
                      "--device", self.args.train_device,
-                     "--symmetries", os.path.join(self.run.folder, "symmetries.json")]
+                     "--symmetries"]
                     + (["--init", self.best] if self.config["warm_start"] else [])
                     + (["--holdout-every", "4"] if self.args.tiny else []))
         os.replace(tmp, self.candidate)

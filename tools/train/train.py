@@ -103,18 +103,16 @@ def ownership_log_probs(owner, players):
 
 
 class Symmetries:
-    """The board's eight symmetries as permutations of feature indices,
-    policy indices and cells (`wallgo-net symmetries`): the trainer's data
-    augmentation, with no game logic here."""
+    """The board's eight symmetries as the engine's permutations of feature
+    indices, policy indices and cells (wallgo.net.symmetry_tables): the
+    trainer's data augmentation, with no game logic here."""
 
-    def __init__(self, path):
-        tables = json.load(open(path))
-        self.features = np.array(tables["features"], dtype=np.int64)
-        self.policy = np.array(tables["policy"], dtype=np.int64)
+    def __init__(self):
+        tables = wn.symmetry_tables()
+        self.features = tables["features"].astype(np.int64)
+        self.policy = tables["policy"].astype(np.int64)
         # owner'[T(c)] = owner[c]: gather through the inverse permutation.
-        self.inverse_cells = np.argsort(np.array(tables["cells"]), axis=1)
-        if self.features.shape != (8, wallgo.NUM_FEATURES + 1) or self.policy.shape != (8, wd.POLICY_SIZE + 1):
-            raise ValueError(f"{path}: tables do not fit this trainer")
+        self.inverse_cells = np.argsort(tables["cells"].astype(np.int64), axis=1)
 
 
 class Batch:
@@ -379,8 +377,8 @@ def main():
     ap.add_argument("--init", help="start from these weights (a .wgn file) instead of random ones")
     ap.add_argument("--hidden1", type=int, choices=wn.HIDDEN1_WIDTHS,
                     help="units of the first layer (default 64, or the --init file's)")
-    ap.add_argument("--symmetries", help="augment each batch by a random board symmetry "
-                    "(tables from `wallgo-net symmetries --out FILE`)")
+    ap.add_argument("--symmetries", action="store_true",
+                    help="augment each batch by a random board symmetry (the engine's tables)")
     ap.add_argument("--max-eval", type=int, default=20000, help="examples for the train-loss measure")
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
                     help="where the network trains (cuda: deterministic only where PyTorch's "
@@ -397,7 +395,7 @@ def main():
     rng = np.random.default_rng(args.seed)
     start_time = time.time()
 
-    symmetries = Symmetries(args.symmetries) if args.symmetries else None
+    symmetries = Symmetries() if args.symmetries else None
     try:
         data = TrainingData(args.data, args.holdout_every, args.max_eval, args.max_held, args.buffer)
     except (OSError, ValueError) as e:

@@ -82,6 +82,28 @@ def test_the_trainers_batches_are_the_records_positions(data_file, tmp_path):
             assert int(batch.players[row]) == game.num_players
 
 
+def test_symmetry_tables_move_positions_as_game_symmetry_does():
+    """The trainer's augmentation tables (wallgo.net.symmetry_tables) map a
+    position's features and stones to those of the position under the same
+    symmetry (Game.symmetry), along random games."""
+    import wallgo.net
+    tables = wallgo.net.symmetry_tables()
+    assert tables["features"].shape == (wallgo.NUM_SYMMETRIES, wallgo.NUM_FEATURES + 1)
+    assert tables["policy"].shape == (wallgo.NUM_SYMMETRIES, wallgo.data.POLICY_SIZE + 1)
+    cells = tables["cells"].astype(int)
+    rng = np.random.default_rng(7)
+    for rules in ("players=2 setup=empty", "players=3"):
+        game = wallgo.Game(rules)
+        while not game.is_over:
+            stones = game.stones().reshape(-1)
+            for s in range(wallgo.NUM_SYMMETRIES):
+                image = game.symmetry(s)
+                moved = sorted(tables["features"][s][game.features()].tolist())
+                assert moved == image.features().tolist(), (rules, s)
+                assert (image.stones().reshape(-1)[cells[s]] == stones).all(), (rules, s)
+            game.play(int(rng.choice(game.legal_actions())))
+
+
 def test_the_trainers_weights_header_is_the_engines(tmp_path):
     """A file the trainer writes is one the engine's layout describes:
     magic, sizes and the payload's checksum (wallgo.net, from network.h)."""

@@ -30,6 +30,15 @@ SCORE_SCALE = _LAYOUT["score_scale"]
 MAX_FIRST_LAYER_WEIGHT = _LAYOUT["max_first_layer_weight"]
 
 
+def symmetry_tables():
+    """The board's eight symmetries (rotations and reflections) as the
+    engine's permutation tables, uint16 arrays [8, n]: "features" (where
+    each input feature goes; NUM_FEATURES to itself), "policy" (each policy
+    index; its "no part" index to itself) and "cells" (each cell, a1 = 0).
+    Symmetry 0 is the identity. The trainer's data augmentation."""
+    return _wallgo._symmetry_tables()
+
+
 def fnv1a64(data):
     """The checksum the engine checks a weights file's payload with."""
     return _wallgo._fnv1a64(bytes(data))
