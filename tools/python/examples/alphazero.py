@@ -206,7 +206,8 @@ def main():
                     help="games against random play, each colour half of them")
     ap.add_argument("--rules", default="players=2")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads (the search is one Python thread; more measured slower)")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
