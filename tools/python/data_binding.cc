@@ -1,14 +1,21 @@
 #include "tools/python/data_binding.h"
 
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "engine/notation.h"
+#include "search/net/network.h"
 #include "tools/train/examples.h"
+#include "tools/train/symmetry.h"
 #include "tools/train/training_data.h"
 
 namespace py = pybind11;
@@ -22,6 +29,7 @@ namespace {
 
 using search::net::DataRecord;
 using search::net::Example;
+using search::net::kNumSymmetries;
 
 // numpy's little-endian format of a scalar type.
 template <typename T>
@@ -95,6 +103,26 @@ py::list ExampleFields() {
 }
 #undef WALLGO_FIELD
 
+// One permutation table per symmetry as a [kNumSymmetries, size] array.
+template <typename Table>
+py::array_t<uint16_t> SymmetryTable(Table (*table)(int)) {
+  const auto size = static_cast<py::ssize_t>(table(0).size());
+  py::array_t<uint16_t> out({static_cast<py::ssize_t>(kNumSymmetries), size});
+  auto rows = out.mutable_unchecked<2>();
+  for (int s = 0; s < kNumSymmetries; ++s) {
+    const Table row = table(s);
+    for (py::ssize_t i = 0; i < size; ++i) rows(s, i) = row[i];
+  }
+  return out;
+}
+
+std::array<uint16_t, kNumCells> CellPermutation(int s) {
+  std::array<uint16_t, kNumCells> cells;
+  for (int c = 0; c < kNumCells; ++c)
+    cells[c] = static_cast<uint16_t>(search::net::TransformCell(s, c));
+  return cells;
+}
+
 // The DataRecord a numpy record (or its bytes) holds.
 DataRecord RecordFromBytes(const py::buffer& buffer) {
   const py::buffer_info info = buffer.request();
@@ -121,8 +149,42 @@ void BindData(py::module_& m) {
     layout["example_header_bytes"] = search::net::kExampleHeaderBytes;
     layout["example_magic"] = py::bytes(search::net::kExampleMagic,
                                         sizeof search::net::kExampleMagic);
+    const auto fields = search::net::ExampleHeaderFields();
+    layout["example_header_fields"] =
+        std::vector<uint32_t>(fields.begin(), fields.end());
+    layout["policy_size"] = search::net::kPolicySize;
     return layout;
   });
+  m.def("_network_layout", [] {
+    namespace net = search::net;
+    py::dict layout;
+    layout["magic"] = py::bytes(net::kNetMagic, sizeof net::kNetMagic);
+    layout["version"] = net::kNetVersion;
+    layout["header_bytes"] = net::kNetHeaderBytes;
+    layout["feature_set"] = net::kFeatureSetVersion;
+    layout["hidden1_widths"] = std::vector<uint32_t>(
+        net::kHidden1Widths.begin(), net::kHidden1Widths.end());
+    layout["hidden2"] = net::kHidden2;
+    layout["value_outputs"] = net::kValueOutputs;
+    layout["owner_classes"] = net::kOwnerClasses;
+    layout["ownership_outputs"] = net::kOwnershipOutputs;
+    layout["score_scale"] = net::kScoreScale;
+    layout["max_first_layer_weight"] = net::kMaxFirstLayerWeight;
+    return layout;
+  });
+  m.def("_symmetry_tables", [] {
+    py::dict tables;
+    tables["features"] = SymmetryTable(&search::net::FeaturePermutation);
+    tables["policy"] = SymmetryTable(&search::net::PolicyPermutation);
+    tables["cells"] = SymmetryTable(&CellPermutation);
+    return tables;
+  });
+  m.def(
+      "_fnv1a64",
+      [](const py::bytes& data) {
+        return search::net::Fnv1a64(std::string_view(data));
+      },
+      py::arg("data"));
   m.def(
       "_check_data_file",
       [](const std::string& path) {

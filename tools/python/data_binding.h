@@ -1,6 +1,7 @@
 // wallgo.data's compiled part: the self-play data and example files'
 // layouts straight from their C++ structs (tools/train/training_data.h,
-// examples.h), and a data record's position and moves through the engine.
+// examples.h), a data record's position and moves through the engine, and
+// the network file's layout (search/net/network.h) for the trainer's writer.
 #pragma once
 
 #include <pybind11/pybind11.h>

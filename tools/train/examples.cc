@@ -62,6 +62,12 @@ absl::StatusOr<Example> MakeExample(const DataRecord& r, uint32_t data_index) {
   return e;
 }
 
+std::array<uint32_t, kExampleHeaderFields> ExampleHeaderFields() {
+  return {kExampleVersion,    kExampleHeaderBytes, sizeof(Example),
+          kFeatureSetVersion, kNumFeatures,        kMaxActive,
+          kMaxRecordMoves,    kPolicySize};
+}
+
 absl::StatusOr<int64_t> WriteExamplesFile(const std::string& data_path,
                                           const std::string& out_path) {
   absl::StatusOr<std::vector<DataRecord>> records = ReadDataFile(data_path);
@@ -71,10 +77,8 @@ absl::StatusOr<int64_t> WriteExamplesFile(const std::string& data_path,
     return absl::PermissionDeniedError(absl::StrCat("cannot write ", out_path));
   std::array<char, kExampleHeaderBytes> header{};
   std::memcpy(header.data(), kExampleMagic, sizeof kExampleMagic);
-  const uint32_t fields[] = {
-      kExampleVersion, kExampleHeaderBytes, sizeof(Example), kFeatureSetVersion,
-      kNumFeatures,    kMaxActive,          kMaxRecordMoves, kPolicySize};
-  std::memcpy(header.data() + 8, fields, sizeof fields);
+  const auto fields = ExampleHeaderFields();
+  std::memcpy(header.data() + 8, fields.data(), sizeof fields);
   out.write(header.data(), header.size());
   for (size_t i = 0; i < records->size(); ++i) {
     absl::StatusOr<Example> e =

@@ -3,10 +3,11 @@
 // no game logic. One fixed-size, padding-free record per data record, after
 // a 64-byte header (magic "WGEXMPL1", u32 version, u32 header bytes, u32
 // record bytes, u32 feature set, u32 features, u32 max active, u32 max
-// moves, u32 policy size); tools/train/wallgo_data.py has the numpy dtype.
+// moves, u32 policy size); the Python module's wallgo.data has the numpy dtype.
 // Targets are by slot (slot 0 = side to move, features.h).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -39,6 +40,11 @@ struct Example {
 
 absl::StatusOr<Example> MakeExample(const DataRecord& record,
                                     uint32_t data_index);
+
+// The header's fields after the magic, as this build writes them (a reader
+// made for another layout compares them with a file's).
+inline constexpr int kExampleHeaderFields = 8;
+std::array<uint32_t, kExampleHeaderFields> ExampleHeaderFields();
 
 // Writes the examples of every record of the data file at `data_path`;
 // returns how many.

@@ -35,7 +35,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
-import wallgo_data as wd  # noqa: E402
+import find_wallgo  # noqa: E402
+
+find_wallgo.add_module_path()
+import wallgo.net as wn  # noqa: E402
 RESUME_ME = 75  # EX_TEMPFAIL: stopped by --stop-after; run again to go on
 
 # Every option of a run, with its full-size default and its --tiny value.
@@ -167,7 +170,7 @@ class Run:
 def first_layer_width(weights):
     """The first layer's units of the --initial-weights file."""
     try:
-        return wd.first_layer_width(weights)
+        return wn.first_layer_width(weights)
     except (OSError, ValueError) as e:
         raise LoopError(f"--initial-weights: {e}")
 
@@ -187,7 +190,7 @@ def settle_config(args, state):
             raise LoopError(f"--policy-weight must be in [0, 8], not {config['policy_weight']}")
         initial_width = first_layer_width(args.initial_weights)
         config["hidden1"] = config["hidden1"] or initial_width
-        if config["hidden1"] not in wd.HIDDEN1_WIDTHS:
+        if config["hidden1"] not in wn.HIDDEN1_WIDTHS:
             raise LoopError(f"--hidden1 must be 64, 128 or 256, not {config['hidden1']}")
         if config["warm_start"] and config["hidden1"] != initial_width:
             raise LoopError(f"--hidden1 {config['hidden1']} with --warm-start 1: the initial weights "
@@ -302,9 +305,6 @@ class Generation:
 
     def features(self):
         self.run.command([self.net, "features", "--data", os.path.join(self.dir, "train.wgd")])
-        symmetries = os.path.join(self.run.folder, "symmetries.json")
-        if not os.path.exists(symmetries):
-            self.run.command([self.net, "symmetries", "--out", symmetries])
 
     def pack(self):
         # Killed after the removal, the stage finds the shards and no file.
@@ -332,7 +332,7 @@ class Generation:
                      "--batch", str(self.config["batch"]), "--lr", str(lr),
                      "--threads", str(self.config["threads"]), "--hidden1", str(self.config["hidden1"]),
                      "--device", self.args.train_device,
-                     "--symmetries", os.path.join(self.run.folder, "symmetries.json")]
+                     "--symmetries"]
                     + (["--init", self.best] if self.config["warm_start"] else [])
                     + (["--holdout-every", "4"] if self.args.tiny else []))
         os.replace(tmp, self.candidate)

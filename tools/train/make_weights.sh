@@ -63,12 +63,11 @@ step "self-play: $games games for training, $heldout held out, $visits visits a 
   --seed $((seed + 1000)) --jobs "$jobs" "${search[@]}" --quiet
 step "training examples"
 "$net" features --data "$out/train.wgd" "${also[@]}"
-"$net" symmetries --out "$out/symmetries.json"
 step "training"
 /usr/bin/python3 "$here/train.py" --data "$out/train.wgd" "${also[@]}" --out "$out/net.wgn" \
   --fixture "$out/net.fixture.json" --summary "$out/summary.json" \
   --seed "$seed" --epochs "$epochs" --batch "$batch" --threads "$threads" \
-  --symmetries "$out/symmetries.json" \
+  --symmetries \
   $([ $tiny = 1 ] && echo --holdout-every 4)
 step "engine == trainer"
 "$net" verify --weights "$out/net.wgn" --fixture "$out/net.fixture.json"

@@ -14,7 +14,11 @@ import sys
 
 import numpy as np
 
-import wallgo_data as wd
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import find_wallgo  # noqa: E402
+
+find_wallgo.add_module_path()
+import wallgo.data as wd  # noqa: E402
 
 
 def verify(data_path, folder):

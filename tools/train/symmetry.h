@@ -1,8 +1,8 @@
 // The eight symmetries of the square board (rotations and reflections). The
 // rules do not change under them, so neither does a position's value: the
 // trainer multiplies its data by eight by permuting features, policy indices
-// and cells with the tables made here (wallgo-net symmetries), and never
-// needs to know the game.
+// and cells with the tables made here (the Python module's
+// wallgo.net.symmetry_tables), and never needs to know the game.
 #pragma once
 
 #include <array>

@@ -29,42 +29,34 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import wallgo_data as wd  # noqa: E402
+import find_wallgo  # noqa: E402
 
-HIDDEN2 = 32
-HIDDEN1_WIDTHS = wd.HIDDEN1_WIDTHS
-VALUE_OUTPUTS = 2 * wd.MAX_PLAYERS
-OWNERSHIP_OUTPUTS = wd.NUM_CELLS * wd.OWNER_CLASSES
-NET_MAGIC = wd.NET_MAGIC
+find_wallgo.add_module_path()
+import wallgo  # noqa: E402
+import wallgo.data as wd  # noqa: E402
+import wallgo.net as wn  # noqa: E402
+
 NEGLIGIBLE_WEIGHT = 1e-20
-NET_VERSION = 1
-FEATURE_SET = 1
-SCORE_SCALE = 49.0
 # Loss weights: value (win cross-entropy), score (squared error in board
 # units), policy (cross-entropy against the visit shares), ownership.
 W_VALUE, W_SCORE, W_POLICY, W_OWNER = 1.0, 4.0, 1.0, 0.5
-# The engine sums the first layer in fixed point (search/net/network.h,
-# kMaxFirstLayerWeight) and refuses larger weights, so training keeps them
-# within it, as NNUE trainers clip their weights to the range of their
-# quantisation.
-MAX_FIRST_LAYER_WEIGHT = 6.0
 
 
 class Net(nn.Module):
     def __init__(self, hidden1=64):
         super().__init__()
-        if hidden1 not in HIDDEN1_WIDTHS:
-            raise ValueError(f"first layer of {hidden1} units: the engine reads {HIDDEN1_WIDTHS}")
+        if hidden1 not in wn.HIDDEN1_WIDTHS:
+            raise ValueError(f"first layer of {hidden1} units: the engine reads {wn.HIDDEN1_WIDTHS}")
         self.hidden1 = hidden1
-        self.w1 = nn.Embedding(wd.NUM_FEATURES + 1, hidden1, padding_idx=wd.NUM_FEATURES)
+        self.w1 = nn.Embedding(wallgo.NUM_FEATURES + 1, hidden1, padding_idx=wallgo.NUM_FEATURES)
         nn.init.normal_(self.w1.weight, std=0.05)
         with torch.no_grad():
-            self.w1.weight[wd.NUM_FEATURES].zero_()
+            self.w1.weight[wallgo.NUM_FEATURES].zero_()
         self.b1 = nn.Parameter(torch.zeros(hidden1))
-        self.l2 = nn.Linear(hidden1, HIDDEN2)
-        self.value = nn.Linear(HIDDEN2, VALUE_OUTPUTS)
-        self.policy = nn.Linear(HIDDEN2, wd.POLICY_SIZE)
-        self.owner = nn.Linear(HIDDEN2, OWNERSHIP_OUTPUTS)
+        self.l2 = nn.Linear(hidden1, wn.HIDDEN2)
+        self.value = nn.Linear(wn.HIDDEN2, wn.VALUE_OUTPUTS)
+        self.policy = nn.Linear(wn.HIDDEN2, wd.POLICY_SIZE)
+        self.owner = nn.Linear(wn.HIDDEN2, wn.OWNERSHIP_OUTPUTS)
 
     def forward(self, features):
         x = F.relu(self.w1(features).sum(1) + self.b1)
@@ -73,9 +65,13 @@ class Net(nn.Module):
 
 
 def clip_first_layer(net):
+    """The engine sums the first layer in fixed point (search/net/network.h,
+    kMaxFirstLayerWeight) and refuses larger weights, so training keeps them
+    within it, as NNUE trainers clip their weights to the range of their
+    quantisation."""
     with torch.no_grad():
         for w in (net.w1.weight, net.b1):
-            w.clamp_(-MAX_FIRST_LAYER_WEIGHT, MAX_FIRST_LAYER_WEIGHT)
+            w.clamp_(-wn.MAX_FIRST_LAYER_WEIGHT, wn.MAX_FIRST_LAYER_WEIGHT)
 
 
 def slot_mask(players):
@@ -100,25 +96,23 @@ def move_logits(policy, move_index, num_moves):
 
 
 def ownership_log_probs(owner, players):
-    logits = owner.reshape(-1, wd.NUM_CELLS, wd.OWNER_CLASSES)
+    logits = owner.reshape(-1, wd.NUM_CELLS, wn.OWNER_CLASSES)
     present = torch.cat([slot_mask(players),
                          torch.ones(players.shape[0], 1, dtype=torch.bool, device=players.device)], 1)
     return torch.log_softmax(logits.masked_fill(~present[:, None, :], -1e9), 2)
 
 
 class Symmetries:
-    """The board's eight symmetries as permutations of feature indices,
-    policy indices and cells (`wallgo-net symmetries`): the trainer's data
-    augmentation, with no game logic here."""
+    """The board's eight symmetries as the engine's permutations of feature
+    indices, policy indices and cells (wallgo.net.symmetry_tables): the
+    trainer's data augmentation, with no game logic here."""
 
-    def __init__(self, path):
-        tables = json.load(open(path))
-        self.features = np.array(tables["features"], dtype=np.int64)
-        self.policy = np.array(tables["policy"], dtype=np.int64)
+    def __init__(self):
+        tables = wn.symmetry_tables()
+        self.features = tables["features"].astype(np.int64)
+        self.policy = tables["policy"].astype(np.int64)
         # owner'[T(c)] = owner[c]: gather through the inverse permutation.
-        self.inverse_cells = np.argsort(np.array(tables["cells"]), axis=1)
-        if self.features.shape != (8, wd.NUM_FEATURES + 1) or self.policy.shape != (8, wd.POLICY_SIZE + 1):
-            raise ValueError(f"{path}: tables do not fit this trainer")
+        self.inverse_cells = np.argsort(tables["cells"].astype(np.int64), axis=1)
 
 
 class Batch:
@@ -146,7 +140,7 @@ class Batch:
             search = np.stack([ex["search_win"], 1 - ex["search_win"]], 1)
             win[two, :2] = (1 - search_weight) * win[two, :2] + search_weight * search[two]
         self.win = torch.from_numpy(win)
-        self.score = torch.from_numpy(np.ascontiguousarray(ex["score"])) / SCORE_SCALE
+        self.score = torch.from_numpy(np.ascontiguousarray(ex["score"])) / wn.SCORE_SCALE
         self.owner = torch.from_numpy(owner)
         self.players = torch.from_numpy(ex["players"].astype(np.int64))
         for name, tensor in vars(self).items():
@@ -209,7 +203,7 @@ def weight_arrays(net):
     """The network's arrays in the weights file's order, as the engine reads them
     (views of the parameters: writing them writes the network)."""
     return [
-        net.w1.weight[:wd.NUM_FEATURES], net.b1,
+        net.w1.weight[:wallgo.NUM_FEATURES], net.b1,
         net.l2.weight.t(), net.l2.bias,
         net.value.weight.t(), net.value.bias,
         net.policy.weight.t(), net.policy.bias,
@@ -218,11 +212,11 @@ def weight_arrays(net):
 
 
 def weights_header(hidden1, payload_floats, checksum):
-    header = NET_MAGIC + struct.pack(
-        "<10I", NET_VERSION, 64, FEATURE_SET, wd.NUM_FEATURES, hidden1, HIDDEN2,
-        VALUE_OUTPUTS, wd.POLICY_SIZE, OWNERSHIP_OUTPUTS, payload_floats)
+    header = wn.MAGIC + struct.pack(
+        "<10I", wn.VERSION, wn.HEADER_BYTES, wn.FEATURE_SET, wallgo.NUM_FEATURES, hidden1,
+        wn.HIDDEN2, wn.VALUE_OUTPUTS, wd.POLICY_SIZE, wn.OWNERSHIP_OUTPUTS, payload_floats)
     header += struct.pack("<Q", checksum) + bytes(8)
-    assert len(header) == 64
+    assert len(header) == wn.HEADER_BYTES
     return header
 
 
@@ -230,7 +224,7 @@ def export_weights(net, path):
     payload = b"".join(negligible_as_zero(a.detach().cpu().contiguous().numpy()).astype("<f4").tobytes()
                        for a in weight_arrays(net))
     with open(path, "wb") as f:
-        f.write(weights_header(net.hidden1, len(payload) // 4, fnv1a64(payload)) + payload)
+        f.write(weights_header(net.hidden1, len(payload) // 4, wn.fnv1a64(payload)) + payload)
 
 
 def import_weights(net, path):
@@ -240,11 +234,11 @@ def import_weights(net, path):
         data = f.read()
     arrays = weight_arrays(net)
     floats = sum(a.numel() for a in arrays)
-    if len(data) != 64 + 4 * floats:
-        sys.exit(f"train.py: {path}: {len(data)} bytes, expected {64 + 4 * floats} "
+    if len(data) != wn.HEADER_BYTES + 4 * floats:
+        sys.exit(f"train.py: {path}: {len(data)} bytes, expected {wn.HEADER_BYTES + 4 * floats} "
                  "(another network shape?)")
-    payload = data[64:]
-    if data[:64] != weights_header(net.hidden1, floats, fnv1a64(payload)):
+    payload = data[wn.HEADER_BYTES:]
+    if data[:wn.HEADER_BYTES] != weights_header(net.hidden1, floats, wn.fnv1a64(payload)):
         sys.exit(f"train.py: {path}: header or checksum differs from this trainer's network")
     values = np.frombuffer(payload, dtype="<f4")
     with torch.no_grad():
@@ -252,13 +246,6 @@ def import_weights(net, path):
         for a in arrays:
             a.copy_(torch.from_numpy(values[at:at + a.numel()].copy()).view(a.shape))
             at += a.numel()
-
-
-def fnv1a64(data):
-    h = 0xcbf29ce484222325
-    for byte in data:
-        h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def export_fixture(net, examples, record_of, path, count):
@@ -291,7 +278,7 @@ def export_fixture(net, examples, record_of, path, count):
 
 class Source:
     """One piece of the training data: a data file with its .examples beside
-    it, or one shard of a packed folder (wallgo_data.pack)."""
+    it, or one shard of a packed folder (wallgo.data.pack)."""
 
     def __init__(self, name, positions, load):
         self.name, self.positions, self._load = name, positions, load
@@ -388,10 +375,10 @@ def main():
     ap.add_argument("--keep-best", type=int, default=1,
                     help="1: end with the weights of the report with the lowest held-out value loss")
     ap.add_argument("--init", help="start from these weights (a .wgn file) instead of random ones")
-    ap.add_argument("--hidden1", type=int, choices=HIDDEN1_WIDTHS,
+    ap.add_argument("--hidden1", type=int, choices=wn.HIDDEN1_WIDTHS,
                     help="units of the first layer (default 64, or the --init file's)")
-    ap.add_argument("--symmetries", help="augment each batch by a random board symmetry "
-                    "(tables from `wallgo-net symmetries --out FILE`)")
+    ap.add_argument("--symmetries", action="store_true",
+                    help="augment each batch by a random board symmetry (the engine's tables)")
     ap.add_argument("--max-eval", type=int, default=20000, help="examples for the train-loss measure")
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
                     help="where the network trains (cuda: deterministic only where PyTorch's "
@@ -408,7 +395,7 @@ def main():
     rng = np.random.default_rng(args.seed)
     start_time = time.time()
 
-    symmetries = Symmetries(args.symmetries) if args.symmetries else None
+    symmetries = Symmetries() if args.symmetries else None
     try:
         data = TrainingData(args.data, args.holdout_every, args.max_eval, args.max_held, args.buffer)
     except (OSError, ValueError) as e:
@@ -421,12 +408,12 @@ def main():
           f"training, {len(val)} held out ({int(val['in_setup'].sum())} in the placement phase)")
 
     try:
-        init_width = wd.first_layer_width(args.init) if args.init else 0
+        init_width = wn.first_layer_width(args.init) if args.init else 0
     except (OSError, ValueError) as e:
         sys.exit(f"train.py: {e}")
     if args.hidden1 and init_width and args.hidden1 != init_width:
         sys.exit(f"train.py: --hidden1 {args.hidden1}, but {args.init} has a first layer of {init_width}")
-    net = Net(args.hidden1 or (init_width if init_width in HIDDEN1_WIDTHS else 64))
+    net = Net(args.hidden1 or (init_width if init_width in wn.HIDDEN1_WIDTHS else 64))
     if args.init:
         import_weights(net, args.init)
     net.to(args.device)

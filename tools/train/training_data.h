@@ -1,7 +1,7 @@
 // Self-play training data: a file of fixed-size records, one per position
 // of a self-play game, behind a versioned header. Little-endian and without
-// padding, so numpy reads it with one structured dtype
-// (tools/train/wallgo_data.py):
+// padding, so numpy reads it with one structured dtype (the Python module's
+// wallgo.data, built from this struct's offsets):
 //   np.fromfile(path, dtype=RECORD_DTYPE, offset=kDataHeaderBytes)
 // Games are written whole and in order of their number, so a file cut short
 // by a kill is repaired by dropping its last, incomplete game (resume).

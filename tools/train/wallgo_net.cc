@@ -3,13 +3,11 @@
 //   wallgo-net features --data d.wgd            (writes d.wgd.examples)
 //   wallgo-net evaluate --data held.wgd --weights net.wgn
 //   wallgo-net verify --weights net.wgn --fixture fixture.json
-//   wallgo-net symmetries --out sym.json        (the trainer's augmentation)
 // tools/train/make_weights.sh strings them together with the trainer.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <stop_token>
 #include <string>
@@ -25,7 +23,6 @@
 #include "common/program_options_error.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
-#include "nlohmann/json.hpp"
 #include "search/classic/classic_evaluator.h"
 #include "search/classic/eval.h"
 #include "search/classic/shortlist_evaluator.h"
@@ -34,7 +31,6 @@
 #include "tools/train/examples.h"
 #include "tools/train/fixture.h"
 #include "tools/train/selfplay_data.h"
-#include "tools/train/symmetry.h"
 
 namespace po = boost::program_options;
 
@@ -42,7 +38,7 @@ namespace wallgo::search::net {
 namespace {
 
 constexpr char kUsage[] =
-    "Usage: wallgo-net generate|features|symmetries|evaluate|verify [OPTIONS]\n"
+    "Usage: wallgo-net generate|features|evaluate|verify [OPTIONS]\n"
     "       wallgo-net COMMAND --help   lists the command's options\n";
 
 // Parses `args` into `desc`'s variables; false after printing --help.
@@ -418,31 +414,6 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
   return absl::OkStatus();
 }
 
-// The permutation tables of the board's symmetries, for the trainer's data
-// augmentation: {"features": [8][F+1], "policy": [8][P+1], "cells": [8][49]}.
-absl::Status WriteSymmetries(const std::vector<std::string>& args) {
-  std::string out;
-  po::options_description desc("wallgo-net symmetries options");
-  desc.add_options()("help", "this text")("out", po::value(&out)->required(),
-                                          "JSON file to write");
-  if (!Parse(desc, args)) return absl::OkStatus();
-  nlohmann::json tables;
-  for (int s = 0; s < kNumSymmetries; ++s) {
-    const auto features = FeaturePermutation(s);
-    const auto policy = PolicyPermutation(s);
-    std::vector<int> cells;
-    for (int c = 0; c < kNumCells; ++c) cells.push_back(TransformCell(s, c));
-    tables["features"].push_back(
-        std::vector<int>(features.begin(), features.end()));
-    tables["policy"].push_back(std::vector<int>(policy.begin(), policy.end()));
-    tables["cells"].push_back(cells);
-  }
-  std::ofstream file(out);
-  file << tables.dump();
-  if (!file.flush()) return absl::PermissionDeniedError("cannot write " + out);
-  return absl::OkStatus();
-}
-
 absl::Status Verify(const std::vector<std::string>& args) {
   std::string weights, fixture;
   double tolerance = 1e-4;
@@ -481,8 +452,6 @@ int Main(int argc, char** argv) {
       status = MakeExamples(args);
     } else if (command == "evaluate") {
       status = EvaluateData(args);
-    } else if (command == "symmetries") {
-      status = WriteSymmetries(args);
     } else if (command == "verify") {
       status = Verify(args);
     } else if (command == "--help" || command == "help") {

@@ -82,6 +82,13 @@ def check_installed(bin_dir):
                          "wallgo-referee"], installed
     trainer = os.path.join(bin_dir, "..", "share", "wallgo", "train", "train.py")
     assert os.path.exists(trainer), "the trainer is not installed beside wallgo-cluster"
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    if os.path.isdir(os.path.join(bin_dir, "..", "lib", version, "dist-packages", "wallgo")):
+        # The trainer finds the module wallgo installed beside it, PYTHONPATH or not.
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        usage = subprocess.run(["/usr/bin/python3", trainer, "--help"], env=env, cwd=bin_dir,
+                               capture_output=True, text=True, timeout=60)
+        assert usage.returncode == 0 and "--data" in usage.stdout, usage.stderr
     usage = subprocess.run([os.path.join(bin_dir, "wallgo-cluster"), "--help"],
                            capture_output=True, text=True, check=True).stdout
     assert "wallgo-cluster match" in usage, usage

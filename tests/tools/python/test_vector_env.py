@@ -132,15 +132,3 @@ def test_aec_env_rejects_bad_steps():
     with pytest.raises(ValueError, match="occupied"):
         env.step("b2")
     assert env.agent_selection == "red" and env.game.moves == []
-
-
-def test_random_play_bench_runs_at_a_tiny_size():
-    import os
-    import subprocess
-    import sys
-    script = os.path.join(os.environ["WALLGO_SOURCE_DIR"], "tools", "python",
-                          "examples", "random_play_bench.py")
-    out = subprocess.run([sys.executable, script, "--n", "8", "--steps", "20",
-                          "--moves", "200"], capture_output=True, text=True,
-                         check=True).stdout
-    assert "M steps/s" in out and "k moves/s" in out

@@ -33,8 +33,8 @@ import numpy as np
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 TRAIN = os.path.join(ROOT, "tools", "train")
 sys.path.insert(0, TRAIN)
-import loop  # noqa: E402
-import wallgo_data as wd  # noqa: E402
+import loop  # noqa: E402  (it finds the module wallgo: find_wallgo)
+import wallgo.data as wd  # noqa: E402
 
 LOOP = [sys.executable, os.path.join(TRAIN, "loop.py")]
 failures = []
@@ -334,9 +334,9 @@ def test_first_layer_clip(bin_dir, top):
     unclipped = os.path.join(top, "unclipped.wgn")
     train.export_weights(net, unclipped)
     train.clip_first_layer(net)
-    limit = train.MAX_FIRST_LAYER_WEIGHT
+    limit = train.wn.MAX_FIRST_LAYER_WEIGHT  # the engine's kMaxFirstLayerWeight
     check(float(net.w1.weight[3, 5]) == limit and float(net.b1[7]) == -limit,
-          "clip_first_layer holds the first layer to +-MAX_FIRST_LAYER_WEIGHT")
+          "clip_first_layer holds the first layer to +-kMaxFirstLayerWeight")
     clipped = os.path.join(top, "clipped.wgn")
     train.export_weights(net, clipped)
     def engine(weights):

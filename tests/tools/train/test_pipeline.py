@@ -18,7 +18,10 @@ import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "train"))
-import wallgo_data as wd  # noqa: E402
+import find_wallgo  # noqa: E402
+
+find_wallgo.add_module_path()
+import wallgo.data as wd  # noqa: E402
 
 
 def run(*cmd):

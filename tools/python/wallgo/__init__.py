@@ -9,7 +9,9 @@ Game: one game under any rules variant, with a fixed integer action space
 (ACTION_SIZE actions; action_to_move / move_to_action). VectorEnv: n games
 stepped together in C++ for reinforcement learning; AECEnv: one game with
 PettingZoo's agent-environment-cycle conventions. Engine: the engine's search
-in process, answering as `wallgo analysis` does.
+in process, answering as `wallgo analysis` does. wallgo.data: the self-play
+data files and packed shards as numpy arrays; wallgo.net: the weights
+file's layout (what the trainer, tools/train/train.py, writes).
 """
 
 import json
