@@ -283,6 +283,59 @@ def test_responsive(args):
         site.close()
 
 
+def cpu_seconds_of_tree(root):
+    """CPU seconds used so far by `root` and every process below it (this
+    test's chromedriver: its chromium, the renderers, the GPU process), not
+    by other tests' browsers running beside it."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    stats = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            stats[int(pid)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks)
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+    tree, grown = {root}, True
+    while grown:
+        below = {pid for pid, (parent, _) in stats.items() if parent in tree} - tree
+        tree |= below
+        grown = bool(below)
+    return sum(stats[pid][1] for pid in tree if pid in stats)
+
+
+def cpu_over(root, seconds):
+    start = cpu_seconds_of_tree(root)
+    time.sleep(seconds)
+    return cpu_seconds_of_tree(root) - start
+
+
+def test_closed_tab(args):
+    """Closing the tab while the engine thinks leaves nothing running: the
+    browser's processes go back to idle at once (the worker, its threads and
+    the engine die with the page)."""
+    site = Site(args, path=None)
+    try:
+        first = site.driver.current_window_handle
+        site.driver.switch_to.new_window("tab")
+        site.open("index.html")
+        site.send({"type": "new", "seats": [{"kind": "human"},
+                                            {"kind": "engine", "engine": "wallgo", "movetime": 30}]})
+        site.send({"type": "move", "move": site.state()["board"]["legal"][0]})
+        wait("the engine thinking", lambda: site.state()["engines"][0]["state"] == "thinking", 10)
+        browser = site.driver.service.process.pid
+        busy = cpu_over(browser, 2)
+        site.driver.close()
+        site.driver.switch_to.window(first)
+        time.sleep(1)
+        idle = cpu_over(browser, 2)
+        print(f"chromium CPU: {busy:.2f} s in 2 s while the engine thought, {idle:.2f} s in 2 s after the tab closed")
+        check(busy > 0.5, f"the engine was not searching ({busy:.2f} CPU s in 2 s)")
+        check(idle < 0.3, f"something still runs after the tab closed ({idle:.2f} CPU s in 2 s)")
+    finally:
+        site.close()
+
+
 TESTS = {name[5:]: f for name, f in globals().items() if name.startswith("test_")}
 
 
