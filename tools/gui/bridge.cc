@@ -10,6 +10,17 @@ namespace wallgo::gui {
 
 using nlohmann::json;
 
+namespace {
+
+// A message's "position": a position string (engine/notation.h), checked.
+absl::StatusOr<Position> PositionField(const json& message) {
+  absl::StatusOr<std::string> text = StringField(message, "position");
+  if (!text.ok()) return text.status();
+  return ParsePosition(*text);
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Bridge>> Bridge::Create(
     std::vector<EngineSpec> engines, BridgeOptions options, Publish publish) {
   if (engines.empty()) return Bad("no engine");
@@ -124,9 +135,7 @@ void Bridge::Replace(GuiGame game, std::vector<Seat> seats) {
 absl::Status Bridge::NewGame(const json& message) {
   std::optional<Position> start;
   if (message.contains("position")) {
-    absl::StatusOr<std::string> text = StringField(message, "position");
-    if (!text.ok()) return text.status();
-    absl::StatusOr<Position> pos = ParsePosition(*text);
+    absl::StatusOr<Position> pos = PositionField(message);
     if (!pos.ok()) return pos.status();
     start = *pos;
   } else {
@@ -254,13 +263,10 @@ absl::Status Bridge::ImportMoves(const json& message) {
   if (!text.ok()) return text.status();
   // From the rules' start, or from "position" (the static site restores a
   // game that began from an imported position so).
-  absl::StatusOr<Position> start = Position::Start(game_.start().rules());
-  if (message.contains("position")) {
-    absl::StatusOr<std::string> position = StringField(message, "position");
-    if (!position.ok()) return position.status();
-    start = ParsePosition(*position);
-    if (!start.ok()) return start.status();
-  }
+  absl::StatusOr<Position> start = message.contains("position")
+                                       ? PositionField(message)
+                                       : Position::Start(game_.start().rules());
+  if (!start.ok()) return start.status();
   absl::StatusOr<GuiGame> game = GameFromTokens(*start, *text);
   if (!game.ok()) return game.status();
   Replace(*game, std::vector<Seat>(start->num_players()));
@@ -268,9 +274,7 @@ absl::Status Bridge::ImportMoves(const json& message) {
 }
 
 absl::Status Bridge::ImportPosition(const json& message) {
-  absl::StatusOr<std::string> text = StringField(message, "position");
-  if (!text.ok()) return text.status();
-  absl::StatusOr<Position> pos = ParsePosition(*text);
+  absl::StatusOr<Position> pos = PositionField(message);
   if (!pos.ok()) return pos.status();
   Replace(GuiGame(*pos), std::vector<Seat>(pos->num_players()));
   return absl::OkStatus();

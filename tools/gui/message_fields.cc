@@ -25,30 +25,36 @@ absl::StatusOr<std::string> StringField(const json& message,
   return it->get<std::string>();
 }
 
-absl::StatusOr<int64_t> IntField(const json& message, const std::string& key,
-                                 int64_t min, int64_t max) {
+namespace {
+
+// A `T` in min..max, where `is_kind` says whether the JSON value is one
+// ("an integer", "a number": `kind`).
+template <typename T>
+absl::StatusOr<T> RangedField(const json& message, const std::string& key,
+                              T min, T max, bool (json::*is_kind)() const,
+                              absl::string_view kind) {
   auto it = message.find(key);
-  if (it == message.end() || !it->is_number_integer()) {
-    return Bad(absl::StrCat("'", key, "' must be an integer"));
+  if (it == message.end() || !((*it).*is_kind)()) {
+    return Bad(absl::StrCat("'", key, "' must be ", kind));
   }
-  const int64_t value = it->get<int64_t>();
-  if (value < min || value > max) {
+  const T value = it->get<T>();
+  if (!(value >= min && value <= max)) {  // NaN is out of range too
     return Bad(absl::StrCat("'", key, "' must be in ", min, "..", max));
   }
   return value;
 }
 
+}  // namespace
+
+absl::StatusOr<int64_t> IntField(const json& message, const std::string& key,
+                                 int64_t min, int64_t max) {
+  return RangedField(message, key, min, max, &json::is_number_integer,
+                     "an integer");
+}
+
 absl::StatusOr<double> NumberField(const json& message, const std::string& key,
                                    double min, double max) {
-  auto it = message.find(key);
-  if (it == message.end() || !it->is_number()) {
-    return Bad(absl::StrCat("'", key, "' must be a number"));
-  }
-  const double value = it->get<double>();
-  if (!(value >= min && value <= max)) {
-    return Bad(absl::StrCat("'", key, "' must be in ", min, "..", max));
-  }
-  return value;
+  return RangedField(message, key, min, max, &json::is_number, "a number");
 }
 
 }  // namespace wallgo::gui
