@@ -560,25 +560,39 @@ PLANTED = ("b:f5 r:c6 r:g1g3n b:c4c2w r:b2c3n b:f5e6e r:f6e5w b:f2f4e r:e5f5e b:
            "b:e4d4w r:d1d3n b:d4e4e r:f4e5n b:e4d5n r:b4b4n b:d5c5n r:b4a5s b:b6b6e r:d3e2w")
 
 
+def planted_records(folder, games=1):
+    """A records file in `folder` of `games` copies of the planted game."""
+    colours = {"r": "red", "b": "blue"}
+    moves = [{"colour": colours[t[0]], "move": t[2:], "ms": 100} for t in PLANTED.split()]
+    path = os.path.join(folder, "planted.jsonl")
+    with open(path, "w") as f:
+        for game in range(1, games + 1):
+            record = {"game": game, "set": 0, "seats": {"red": "planted", "blue": "level2"},
+                      "rules": PLANTED_RULES, "opening": "g1 c4", "moves": moves,
+                      "scores": {"red": 0, "blue": 0}, "winner": "draw", "winners": ["red", "blue"],
+                      "reason": "unfinished", "final": ""}
+            f.write(json.dumps(record) + "\n")
+    return path
+
+
+def load_records(page, path, timeout=20):
+    """Loads a records file through the page's file input, as a person does."""
+    page.css("details:last-of-type summary")[0].click()
+    before = page.version()
+    page.css("[data-records-file]")[0].send_keys(path)
+    page.wait_change(before, "the records to load", timeout)
+
+
 def test_review(args):
     """A records file is loaded and reviewed by wallgo with the classification
     of `wallgo-referee annotate`: the planted blunder is marked, both players
     get an accuracy, and stepping to the mistake shows the better move."""
-    colours = {"r": "red", "b": "blue"}
-    moves = [{"colour": colours[t[0]], "move": t[2:], "ms": 100} for t in PLANTED.split()]
-    record = {"game": 1, "set": 0, "seats": {"red": "planted", "blue": "level2"}, "rules": PLANTED_RULES,
-              "opening": "g1 c4", "moves": moves, "scores": {"red": 0, "blue": 0}, "winner": "draw",
-              "winners": ["red", "blue"], "reason": "unfinished", "final": ""}
+    moves = PLANTED.split()
     with tempfile.TemporaryDirectory() as tmp:
-        records = os.path.join(tmp, "planted.jsonl")
-        with open(records, "w") as f:
-            f.write(json.dumps(record) + "\n")
+        records = planted_records(tmp)
         gui = Gui(args, [wallgo(args, "--hash 16 --threads 1")], args.shots)
         try:
-            gui.css("details:last-of-type summary")[0].click()
-            before = gui.version()
-            gui.css("[data-records-file]")[0].send_keys(records)
-            gui.wait_change(before, "the records to load")
+            load_records(gui, records)
             Select(gui.css("[data-review-time]")[0]).select_by_value("0.1")
             gui.click("[data-action=review]")
             wait("the progress bar", lambda: gui.css("[data-review-progress]:not([hidden])") or
@@ -606,7 +620,7 @@ def test_review(args):
             gui.shot("review.png")
             if args.docs_image:
                 gui.driver.save_screenshot(args.docs_image)
-            print(f"review: accuracy {accuracy}; blunder {moves[-1]['move']}, better {best}")
+            print(f"review: accuracy {accuracy}; blunder {moves[-1][2:]}, better {best}")
         finally:
             gui.close()
 
@@ -645,6 +659,15 @@ return texts;
 """
 
 
+def english_left(catalogue, lang, texts):
+    """The English strings of the catalogue that `lang` translates but that
+    are still among the page's `texts` (UNTRANSLATED's result)."""
+    english = catalogue["en"]
+    return sorted({value for key, value in english.items()
+                   if key != "lang.name" and value != catalogue[lang][key] and re.search(r"[A-Za-z]{3}", value) and
+                   any(text == value or (" " in value and value in text) for text in texts)})
+
+
 def test_languages(args):
     """Every language of the catalogue: no key missing anywhere, no English
     left on the page, <html lang> and the choice kept; a screenshot each (the
@@ -668,9 +691,7 @@ def test_languages(args):
             check(not missing, f"{lang}: keys missing at run time: {missing}")
             texts = gui.js(UNTRANSLATED)
             if lang != "en":
-                left = sorted({value for key, value in english.items()
-                               if key != "lang.name" and value != catalogue[lang][key] and re.search(r"[A-Za-z]{3}", value) and
-                               any(text == value or (" " in value and value in text) for text in texts)})
+                left = english_left(catalogue, lang, texts)
                 check(not left, f"{lang}: English left on the page: {left}")
             status = gui.css("[data-status]")[0].text
             check(status and status == status.strip(), f"{lang}: a status line")

@@ -154,36 +154,14 @@ def test_timer(args):
         site.close()
 
 
-def planted_records(folder, games=1):
-    """A records file of `games` copies of the GUI test's planted game."""
-    colours = {"r": "red", "b": "blue"}
-    moves = [{"colour": colours[t[0]], "move": t[2:], "ms": 100} for t in gui.PLANTED.split()]
-    path = os.path.join(folder, "planted.jsonl")
-    with open(path, "w") as f:
-        for game in range(1, games + 1):
-            record = {"game": game, "set": 0, "seats": {"red": "planted", "blue": "level2"},
-                      "rules": gui.PLANTED_RULES, "opening": "g1 c4", "moves": moves,
-                      "scores": {"red": 0, "blue": 0}, "winner": "draw", "winners": ["red", "blue"],
-                      "reason": "unfinished", "final": ""}
-            f.write(json.dumps(record) + "\n")
-    return path
-
-
-def load_records(site, path):
-    site.css("details:last-of-type summary")[0].click()
-    before = site.version()
-    site.css("[data-records-file]")[0].send_keys(path)
-    site.wait_change(before, "the records to load", 60)
-
-
 def test_review(args):
     """A loaded record's planted blunder is marked as `wallgo-referee
     annotate` marks it (the same code, compiled to wasm)."""
     with tempfile.TemporaryDirectory() as tmp:
-        records = planted_records(tmp)
+        records = gui.planted_records(tmp)
         site = Site(args)
         try:
-            load_records(site, records)
+            gui.load_records(site, records, 60)
             Select(site.css("[data-review-time]")[0]).select_by_value("0.1")
             site.click("[data-action=review]")
             wait("the review", lambda: site.state()["review"]["state"] in ("done", "failed"), 90)
@@ -202,11 +180,11 @@ def test_big_records(args):
     """A records file of several megabytes (more than the wasm stack) loads
     whole into the worker's bridge."""
     with tempfile.TemporaryDirectory() as tmp:
-        records = planted_records(tmp, 4000)
+        records = gui.planted_records(tmp, 4000)
         megabytes = os.path.getsize(records) / 1e6
         site = Site(args)
         try:
-            load_records(site, records)
+            gui.load_records(site, records, 60)
             games = site.state()["records"]["games"]
             check(len(games) == 4000, f"{len(games)} games of 4000 loaded")
             print(f"{megabytes:.1f} MB of records loaded")
@@ -223,10 +201,7 @@ def test_korean(args):
         check(site.js("return document.documentElement.lang") == "ko", "<html lang=ko>")
         site.css("#rules-panel summary")[0].click()
         texts = site.js(gui.UNTRANSLATED)
-        english, korean = catalogue["en"], catalogue["ko"]
-        left = sorted({value for key, value in english.items()
-                       if key != "lang.name" and value != korean[key] and gui.re.search(r"[A-Za-z]{3}", value) and
-                       any(text == value or (" " in value and value in text) for text in texts)})
+        left = gui.english_left(catalogue, "ko", texts)
         check(not left, f"English left on the Korean page: {left}")
         site.shot("site_korean.png")
     finally:

@@ -5,7 +5,7 @@
 import { drawBoard, parseToken, LETTERS } from './board.js';
 import { drawGraph } from './graph.js';
 import { t, colourName as colourWord, initLanguages } from './i18n.js';
-import { openSocket, openWorker, isolateBySiteWorker, siteThreads } from './transport.js';
+import { openSocket, openWorker, isolateBySiteWorker } from './transport.js';
 import { saveGame, forgetGame, restoreMessages } from './saved_game.js';
 
 // The static site (docs/web.md) marks its page: the bridge runs in a worker
@@ -55,7 +55,7 @@ function connect() {
   setConnection('connecting');
   if (staticSite) {
     socket = openWorker(handlers, { noThreads: t('site.noThreads'), ended: t('site.ended') });
-    window.wallgo.threads = siteThreads();
+    window.wallgo.threads = socket.threads;
     return;
   }
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(gameName)}${pageKey ? `&key=${encodeURIComponent(pageKey)}` : ''}`;

@@ -42,10 +42,10 @@ export async function isolateBySiteWorker() {
   return true;
 }
 
-// The engine's search threads in the static site: several only where the
-// page is cross-origin isolated (docs/web.md), at most 4 (a phone's cores
+// The engine's search threads in the static site (the worker's `threads`):
+// several only where the page is cross-origin isolated (docs/web.md), at most 4 (a phone's cores
 // are shared with the page).
-export function siteThreads() {
+function siteThreads() {
   if (globalThis.crossOriginIsolated !== true) return 1;
   return Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 4));
 }
@@ -54,7 +54,7 @@ export function openWorker(handlers, why) {
   if (typeof SharedArrayBuffer === 'undefined') {
     // The bridge and the engine run on threads, which need shared memory.
     setTimeout(() => handlers.closed(why.noThreads), 0);
-    return { send: () => false, close() {}, readyState: 3 };
+    return { send: () => false, close() {}, readyState: 3, threads: 0 };
   }
   const worker = new Worker(new URL('site-worker.js', import.meta.url));
   let open = false;
@@ -71,8 +71,10 @@ export function openWorker(handlers, why) {
     }
   };
   worker.onerror = (event) => end(`${why.ended}: ${event.message}`);
-  worker.postMessage({ threads: siteThreads() });
+  const threads = siteThreads();
+  worker.postMessage({ threads });
   return {
+    threads,  // the engine's search threads
     send(text) {
       if (!open) return false;
       worker.postMessage(text);
