@@ -28,6 +28,8 @@ using SteadyClock = std::chrono::steady_clock;
 constexpr int kMaxDepth = 512;
 constexpr int kMaxPv = 12;
 constexpr int64_t kUnlimited = std::numeric_limits<int64_t>::max();
+// Playouts between a search thread's yields (Work): a few milliseconds.
+constexpr int kPlayoutsPerYield = 256;
 
 double Seconds(SteadyClock::time_point since) {
   return std::chrono::duration<double>(SteadyClock::now() - since).count();
@@ -177,6 +179,7 @@ class MctsSearcher::Run {
     ThreadState t;
     if (!ownership_.empty()) t.ownership = &ownership_[thread];
     t.path.reserve(kMaxDepth);
+    int since_yield = 0;
     while (!done_.load(std::memory_order_relaxed)) {
       if (gate_.Pass([&] { FlushPending(t); })) {
         t.spare = kNoNode;  // ids moved under a recycling
@@ -205,6 +208,14 @@ class MctsSearcher::Run {
                                  std::memory_order_relaxed);
       if (++t.playouts_unflushed >= deferred_batch_) FlushPending(t);
       if (RootProof() == Proof::kExact) done_.store(true);
+      // The single-threaded wasm build runs threads as fibers that switch
+      // only where one blocks or yields (tools/web/cooperative_threads.h):
+      // this lets the main thread watch the clock and the input. Natively a
+      // yield every kPlayoutsPerYield playouts (milliseconds) costs nothing.
+      if (++since_yield == kPlayoutsPerYield) {
+        since_yield = 0;
+        std::this_thread::yield();
+      }
     }
     FlushPending(t);
     gate_.Leave();

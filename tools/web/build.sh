@@ -44,10 +44,6 @@ for tool in emcmake em++ cmake ninja apt-get dpkg-source; do
   }
 done
 emscripten_version=$(em++ --version | sed -n '1s/.* \([0-9][0-9.]*\) .*/\1/p')
-# The engine's flags (CMakeLists.txt): threads and SIMD128 in every object,
-# Abseil included.
-flags="-pthread -msimd128"
-flags_key=$(printf %s "$flags" | cksum | cut -d' ' -f1)
 if [ -z "${EM_COMPILER_WRAPPER:-}" ] && command -v ccache >/dev/null; then
   export EM_COMPILER_WRAPPER=ccache
 fi
@@ -82,36 +78,54 @@ if [ -z "$abseil_src" ]; then
 fi
 abseil_src=${abseil_src%/}
 abseil_version=${abseil_src##*/abseil-}
-abseil_prefix=$cache/abseil-$abseil_version-em$emscripten_version-$flags_key
+# Abseil built with FLAGS, once per set of flags; prints its build folder.
+build_abseil() {
+  flags_key=$(printf %s "$1" | cksum | cut -d' ' -f1)
+  prefix=$cache/abseil-$abseil_version-em$emscripten_version-$flags_key
+  if [ ! -f "$prefix/done" ]; then
+    echo "building Abseil $abseil_version for wasm ($1) into $prefix" >&2
+    emcmake cmake -S "$abseil_src" -B "$prefix/build" -G Ninja \
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=20 \
+      -DABSL_PROPAGATE_CXX_STD=ON -DCMAKE_CXX_FLAGS="$1" \
+      >&2
+    # Only the libraries the engine links (and theirs): the engine's CMake
+    # links every archive of this build folder, and reads the headers from
+    # the source.
+    cmake --build "$prefix/build" -j "$jobs" --target status \
+      statusor strings str_format_internal time raw_hash_set >&2
+    touch "$prefix/done"
+  fi
+  echo "$prefix/build"
+}
 
-if [ ! -f "$abseil_prefix/done" ]; then
-  echo "building Abseil $abseil_version for wasm into $abseil_prefix" >&2
-  emcmake cmake -S "$abseil_src" -B "$abseil_prefix/build" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=20 \
-    -DABSL_PROPAGATE_CXX_STD=ON -DCMAKE_CXX_FLAGS="$flags" \
-    >&2
-  # Only the libraries the engine links (and theirs): the engine's CMake
-  # links every archive of this build folder, and reads the headers from
-  # the source.
-  cmake --build "$abseil_prefix/build" -j "$jobs" --target status \
-    statusor strings str_format_internal time raw_hash_set >&2
-  touch "$abseil_prefix/done"
-fi
+# One variant of the programs: build_variant FOLDER THREADS(ON|OFF) FLAGS
+# TARGETS... Every object, Abseil's included, gets FLAGS (SIMD128, and
+# -pthread for the threaded variant).
+build_variant() {
+  folder=$1 threads=$2 flags=$3
+  shift 3
+  abseil_build=$(build_abseil "$flags")
+  echo "building the engine for wasm in $folder" >&2
+  emcmake cmake -S "$repo" -B "$folder" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DWALLGO_WEB_ABSEIL_BUILD="$abseil_build" \
+    -DWALLGO_WEB_ABSEIL_INCLUDE="$abseil_src" \
+    -DWALLGO_WEB_THREADS="$threads" -DWALLGO_WEB_FLAGS="$flags" >&2
+  cmake --build "$folder" -j "$jobs" --target "$@" >&2
+}
 
-echo "building the engine for wasm in $build/engine" >&2
-emcmake cmake -S "$repo" -B "$build/engine" -G Ninja \
-  -DCMAKE_BUILD_TYPE=Release \
-  -DWALLGO_WEB_ABSEIL_BUILD="$abseil_prefix/build" \
-  -DWALLGO_WEB_ABSEIL_INCLUDE="$abseil_src" \
-  -DWALLGO_WEB_FLAGS="$flags" >&2
-cmake --build "$build/engine" -j "$jobs" --target wallgo-web wallgo-site \
-  wallgo-net-values >&2
+# Threaded, for Node and pages with cross-origin isolation; single-threaded
+# (its files end in -st) for pages without shared memory.
+build_variant "$build/engine" ON "-pthread -msimd128" wallgo-web wallgo-site \
+  wallgo-net-values
+build_variant "$build/engine-st" OFF "-msimd128" wallgo-web wallgo-site
 
 rm -rf "$out"
 mkdir -p "$out/engine"
 bin=$build/engine/bin
+st_bin=$build/engine-st/bin
 cp "$bin"/wallgo-web.js "$bin"/wallgo-web.wasm "$bin"/wallgo-web.worker.js \
-  "$out/engine/"
+  "$st_bin"/wallgo-web-st.js "$st_bin"/wallgo-web-st.wasm "$out/engine/"
 cp "$here"/engine/* "$out/engine/"
 # The players' board: wallgo-gui's page (less its games list) on the
 # bridge in a worker. Its index.html is wallgo-gui's, marked for the worker
@@ -133,6 +147,7 @@ grep -q 'data-transport="worker"' "$out/index.html" || {
   exit 1
 }
 cp "$bin"/wallgo-site.js "$bin"/wallgo-site.wasm "$bin"/wallgo-site.worker.js \
+  "$st_bin"/wallgo-site-st.js "$st_bin"/wallgo-site-st.wasm \
   "$here"/site-worker.js "$out/"
 cp "$here"/site/* "$out/"
 echo "$out"

@@ -4,6 +4,9 @@ the same run (docs/web.md): perft counts a second and search visits a
 second at the same positions, then the engine's download, gzipped.
 
     tools/web/measure.py NATIVE_WALLGO SITE
+
+With WALLGO_SINGLE_THREADED=1 in the environment the wasm side is the
+single-threaded build (the Node runner reads it).
 """
 import gzip
 import os
@@ -77,9 +80,12 @@ def main():
     engine = os.path.join(site, "engine")
     sizes = {f: len(gzip.compress(open(os.path.join(engine, f), "rb").read(), 9))
              for f in sorted(os.listdir(engine)) if f.endswith((".wasm", ".js", ".mjs"))}
-    print("gzipped bytes:", ", ".join(f"{f} {n:,}" for f, n in sizes.items()),
-          f"; total {sum(sizes.values()):,}")
-
+    print("gzipped bytes:", ", ".join(f"{f} {n:,}" for f, n in sizes.items()))
+    # A page loads one build: the threaded one's files or the -st ones,
+    # with the worker, the module and (in Node) the runner.
+    single = sum(n for f, n in sizes.items() if "-st." in f or "web" not in f)
+    threaded = sum(n for f, n in sizes.items() if "-st." not in f)
+    print(f"one build's download: threaded {threaded:,}, single-threaded {single:,}")
 
 if __name__ == "__main__":
     main()

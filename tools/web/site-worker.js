@@ -2,8 +2,12 @@
 // bridge with the engine in it, site_main.cc). The page posts {threads: N}
 // first, then each of its messages as JSON text; every message of the bridge
 // comes back as JSON text. {exit: status} or {error: text} is the last.
+// Without cross-origin isolation (no shared memory) it runs the
+// single-threaded build, wallgo-site-st.js, whose threads are fibers.
 'use strict';
-const siteScript = new URL('wallgo-site.js', self.location.href).href;
+const siteScript = new URL(
+  self.crossOriginIsolated === true ? 'wallgo-site.js' : 'wallgo-site-st.js',
+  self.location.href).href;
 importScripts(siteScript);
 
 const pending = [];  // messages sent before the bridge started

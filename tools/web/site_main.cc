@@ -19,6 +19,7 @@
 #include "nlohmann/json.hpp"
 #include "tools/gui/bridge.h"
 #include "tools/gui/message_fields.h"
+#include "tools/web/cooperative_threads.h"
 #include "tools/web/line_channel.h"
 
 namespace wallgo::web {
@@ -92,4 +93,6 @@ EMSCRIPTEN_KEEPALIVE void wallgo_site_message(const char* bytes, int size) {
 
 }  // extern "C"
 
-int main(int argc, char** argv) { return wallgo::web::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return wallgo::web::RunProgramMain(&wallgo::web::Main, argc, argv);
+}

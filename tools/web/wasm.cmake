@@ -8,8 +8,15 @@
 set(WALLGO_WEB_ABSEIL_BUILD "" CACHE PATH
   "Abseil built for wasm (build.sh): its build folder")
 set(WALLGO_WEB_ABSEIL_INCLUDE "" CACHE PATH "Abseil's source (its headers)")
+option(WALLGO_WEB_THREADS
+  "The threaded variant (pthreads, SharedArrayBuffer); OFF: single-threaded" ON)
 set(WALLGO_WEB_FLAGS "-pthread -msimd128" CACHE STRING
   "Flags of every object, Abseil's included")
+string(FIND " ${WALLGO_WEB_FLAGS} " " -pthread " wallgo_web_pthread_flag)
+if((WALLGO_WEB_THREADS AND wallgo_web_pthread_flag EQUAL -1) OR
+   (NOT WALLGO_WEB_THREADS AND NOT wallgo_web_pthread_flag EQUAL -1))
+  message(FATAL_ERROR "WALLGO_WEB_FLAGS has -pthread exactly when WALLGO_WEB_THREADS is ON")
+endif()
 if(NOT EXISTS "${WALLGO_WEB_ABSEIL_INCLUDE}/absl/base/config.h")
   message(FATAL_ERROR "the wasm build needs Abseil built for wasm: run tools/web/build.sh")
 endif()

@@ -9,6 +9,7 @@
 #include <istream>
 #include <string_view>
 
+#include "tools/web/cooperative_threads.h"
 #include "tools/web/engine_session.h"
 #include "tools/web/line_channel.h"
 
@@ -45,4 +46,6 @@ EMSCRIPTEN_KEEPALIVE void wallgo_close_input() { wallgo::web::Input().Close(); }
 
 }  // extern "C"
 
-int main(int argc, char** argv) { return wallgo::web::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return wallgo::web::RunProgramMain(&wallgo::web::Main, argc, argv);
+}

@@ -47,11 +47,12 @@ def check(condition, message):
         raise Failure(message)
 
 
-def start_chromium():
-    """Debian's chromium, headless, through chromium-driver."""
+def start_chromium(flags=()):
+    """Debian's chromium, headless, through chromium-driver, with `flags`
+    added to its command line."""
     options = Options()
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
-                 "--disable-dev-shm-usage"):
+                 "--disable-dev-shm-usage", *flags):
         options.add_argument(flag)
     options.binary_location = "/usr/bin/chromium"
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)

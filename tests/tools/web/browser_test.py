@@ -86,15 +86,19 @@ class Page:
 
 
 class IsolatedPage(unittest.TestCase):
+    """With COOP/COEP: the threaded build. PlainPage runs the same tests
+    without them, on the single-threaded build."""
+    ISOLATE = True
+
     def setUp(self):
-        self.page = Page(isolate=True)
+        self.page = Page(isolate=self.ISOLATE)
         self.addCleanup(self.page.close)
         wait("the engine", lambda: "Engine ready" in self.page.js(
             "return document.getElementById('status').textContent;"))
 
     def test_threads_search_and_a_new_line_stops_at_once(self):
         page = self.page
-        self.assertTrue(page.js("return crossOriginIsolated;"))
+        self.assertEqual(page.js("return crossOriginIsolated;"), self.ISOLATE)
         count = len(page.lines())
         page.js("wallgoEngine.send('set_option threads 2');"
                 "wallgoEngine.send('set_option movetime 3');")
@@ -123,7 +127,8 @@ class IsolatedPage(unittest.TestCase):
         sent = page.js("const t = performance.now(); wallgoEngine.send('name'); return t;")
         when = wait("the answer", lambda: next(
             (w for w, l in page.lines()[count:] if l == "= wallgo"), None))
-        print(f"a new line ended analyze and was answered in {when - sent:.0f} ms",
+        print(f"a new line ended analyze and was answered in {when - sent:.0f} ms"
+              f" ({'threaded' if self.ISOLATE else 'single-threaded'})",
               file=sys.stderr)
         self.assertLess(when - sent, 2000)
 
@@ -135,12 +140,11 @@ class IsolatedPage(unittest.TestCase):
             "return window.exited === null ? null : [window.exited];")), [0])
 
 
-class PlainPage(unittest.TestCase):
-    def test_without_isolation_the_page_says_why(self):
-        page = Page(isolate=False)
-        self.addCleanup(page.close)
-        self.assertFalse(page.js("return crossOriginIsolated;"))
-        self.assertIn("cross-origin isolated", page.js(
+class PlainPage(IsolatedPage):
+    ISOLATE = False
+
+    def test_without_isolation_the_page_says_so(self):
+        self.assertIn("single-threaded", self.page.js(
             "return document.getElementById('status').textContent;"))
 
 

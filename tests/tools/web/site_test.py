@@ -43,13 +43,17 @@ class Site(gui.Gui):
     """The static site on 127.0.0.1 (a free port, a thread of this process)
     and a headless chromium on its index.html."""
 
-    def __init__(self, args, isolate=True, path="index.html"):
+    def __init__(self, args, isolate=True, path="index.html", host=None):
+        """`host`: a name for the page's address instead of 127.0.0.1,
+        which the browser resolves to 127.0.0.1 (an origin that is not
+        loopback's, so not a secure context over http)."""
         self.args = args
         self.shots = args.shots
         self.httpd = serve.make_server(args.site, 0, isolate)
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.root = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
-        self.driver = gui.start_chromium()
+        self.root = f"http://{host or '127.0.0.1'}:{self.httpd.server_address[1]}/"
+        self.driver = gui.start_chromium(
+            [f"--host-resolver-rules=MAP {host} 127.0.0.1"] if host else [])
         started = time.time()
         if path:
             self.open(path)
@@ -83,6 +87,43 @@ def level_seats(level, movetime=None):
     return [{"kind": "human"}, engine]
 
 
+def new_game_against_level(site, level):
+    """Blue at `level` through the New game form; then a hint, which must
+    be a legal move."""
+    site.css("#new-game-panel summary")[0].click()
+    Select(site.css("select[name=level-blue]")[0]).select_by_value(str(level))
+    before = site.version()
+    site.click("[data-action=new-game]")
+    site.wait_change(before, "the new game")
+    check(site.state()["seats"][1].get("level") == level, f"level {level}: {site.state()['seats']}")
+    site.click("[data-action=hint]")
+    hint = wait("the hint", lambda: site.css("[data-hint]")[0].get_attribute("data-hint"), 20)
+    check(hint in site.state()["board"]["legal"], f"the hint {hint} is a legal move")
+
+
+def play_to_the_end(site, args):
+    """Plays red by clicks until the game ends; checks the page's final
+    score against the native engine's `score`. Returns (moves clicked,
+    seconds from the first click to the engine's first reply, the score)."""
+    moves = 0
+    first_reply = None
+    while site.state()["board"]["phase"] != "finished":
+        wait("red's turn or the end", lambda: site.human_to_move() or
+             site.state()["board"]["phase"] == "finished", 60)
+        if site.state()["board"]["phase"] == "finished":
+            break
+        site.play_by_clicks()
+        moves += 1
+        if first_reply is None:
+            started = time.time()
+            wait("the engine's reply", lambda: len(site.state()["moves"]) >= 2, 30)
+            first_reply = time.time() - started
+        check(moves < 120, "the game does not end")
+    expected = gui.engine_score(args, site.position())
+    check(gui.page_scores(site) == expected, f"page scores {gui.page_scores(site)} != engine's {expected}")
+    return moves, first_reply, expected
+
+
 def test_full_game(args):
     """A whole game against level 3, chosen in the New game form and played
     by clicks; the final score on the page is the native engine's `score`;
@@ -91,36 +132,33 @@ def test_full_game(args):
     try:
         check(site.js("return crossOriginIsolated") and site.js("return window.wallgo.threads") == 2,
               "isolated: the engine gets two threads")
-        site.css("#new-game-panel summary")[0].click()
-        Select(site.css("select[name=level-blue]")[0]).select_by_value("3")
-        before = site.version()
-        site.click("[data-action=new-game]")
-        site.wait_change(before, "the new game")
-        check(site.state()["seats"][1].get("level") == 3, f"level 3: {site.state()['seats']}")
-        site.click("[data-action=hint]")
-        hint = wait("the hint", lambda: site.css("[data-hint]")[0].get_attribute("data-hint"), 20)
-        check(hint in site.state()["board"]["legal"], f"the hint {hint} is a legal move")
-        moves = 0
-        first_reply = None
-        while site.state()["board"]["phase"] != "finished":
-            wait("red's turn or the end", lambda: site.human_to_move() or
-                 site.state()["board"]["phase"] == "finished", 60)
-            if site.state()["board"]["phase"] == "finished":
-                break
-            site.play_by_clicks()
-            moves += 1
-            if first_reply is None:
-                started = time.time()
-                wait("the engine's reply", lambda: len(site.state()["moves"]) >= 2, 30)
-                first_reply = time.time() - started
-            check(moves < 120, "the game does not end")
-        s = site.state()
-        expected = gui.engine_score(args, site.position())
-        check(gui.page_scores(site) == expected, f"page scores {gui.page_scores(site)} != engine's {expected}")
+        new_game_against_level(site, 3)
+        moves, first_reply, expected = play_to_the_end(site, args)
         site.shot("site_full_game.png")
         print(f"page load to first board: {site.js('return window.wallgoMetrics.loadMs'):.0f} ms; "
               f"first engine reply {first_reply:.2f} s after the click; "
-              f"{len(s['moves'])} plies, {moves} by clicks; final {expected}")
+              f"{len(site.state()['moves'])} plies, {moves} by clicks; final {expected}")
+    finally:
+        site.close()
+
+
+def test_single_thread(args):
+    """Where the page cannot be isolated (plain http on a name that is not
+    loopback's: no secure context, so no service worker and no shared
+    memory) the worker runs the single-threaded build, and the page says
+    so: a hint, a whole game against level 3, and a review of it."""
+    site = Site(args, isolate=False, host="wallgo.test")
+    try:
+        check(not site.js("return isSecureContext || crossOriginIsolated"),
+              "an insecure page, not isolated")
+        check(site.js("return window.wallgo.threads") == 1, "one thread")
+        wait("the notice", lambda: "one thread" in site.css("#event")[0].text, 5)
+        new_game_against_level(site, 3)
+        moves, first_reply, expected = play_to_the_end(site, args)
+        site.send({"type": "review", "visits": 200})
+        wait("the review", lambda: site.state()["review"]["state"] == "done", 120)
+        print(f"single-threaded: first engine reply {first_reply:.2f} s after the click; "
+              f"{len(site.state()['moves'])} plies, {moves} by clicks; final {expected}; reviewed")
     finally:
         site.close()
 

@@ -7,37 +7,50 @@ why, when that build is missing. Both engines get the same protocol lines
 and must print the same bytes: perft counts, and with one thread, a seed
 and a fixed number of visits, the moves the search plays; and the network's
 values and priors, printed as exact hexadecimal floats, must be equal to
-the bit.
+the bit. The single-threaded build (its threads are fibers, for pages
+without cross-origin isolation) passes the same checks.
 """
 import argparse
 import os
 import subprocess
 import sys
+import time
 import unittest
 
 ARGS = None  # the command line, parsed before unittest runs
 
 # Node 20 and emscripten's output (docs/web.md).
 NODE_ENV = dict(os.environ, NODE_PATH="/usr/share/nodejs")
+# The Node runner with the single-threaded build (tools/web/engine).
+SINGLE_ENV = dict(NODE_ENV, WALLGO_SINGLE_THREADED="1")
 
 
 def node_runner():
     return os.path.join(ARGS.web_build, "site", "engine", "wallgo-node.js")
 
 
-def run(command, text, timeout=240):
+def run(command, text, timeout=240, env=NODE_ENV):
     done = subprocess.run(command, input=text, capture_output=True,
-                          text=True, timeout=timeout, env=NODE_ENV)
+                          text=True, timeout=timeout, env=env)
     return done.returncode, done.stdout, done.stderr
 
 
-def converse(command, lines):
+def converse(command, lines, env=NODE_ENV):
     """What `command` answers to `lines`, sent one at a time, each after
     the answer to the one before (an answer ends with an empty line), so
     that no search is cut short by input arriving while it runs."""
     engine = subprocess.Popen(command, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              text=True, env=NODE_ENV)
+                              text=True, env=env)
+    answers = converse_more(engine, lines)
+    engine.stdin.close()
+    assert engine.wait(timeout=60) == 0
+    engine.stdout.close()
+    return answers
+
+
+def converse_more(engine, lines):
+    """The answers of a running `engine` to `lines`, one at a time."""
     answers = []
     for line in lines:
         engine.stdin.write(line + "\n")
@@ -45,21 +58,19 @@ def converse(command, lines):
         answer = []
         while True:
             out = engine.stdout.readline()
-            assert out, f"{command[0]} ended at {line!r}"
+            assert out, f"the engine ended at {line!r}"
             if out == "\n":
                 break
             answer.append(out)
         answers.append("".join(answer))
-    engine.stdin.close()
-    assert engine.wait(timeout=60) == 0
     return answers
 
 
-def both(flags, text):
+def both(flags, text, env=NODE_ENV):
     """(native answers, wasm answers) to the same flags and protocol lines."""
     lines = text.splitlines()
     return (converse([ARGS.wallgo] + flags, lines),
-            converse(["node", node_runner()] + flags, lines))
+            converse(["node", node_runner()] + flags, lines, env))
 
 
 # A few turns of games of 2, 3 and 4 players, each searched, then counted.
@@ -86,10 +97,12 @@ perft 3
 
 
 class WasmEqualsNative(unittest.TestCase):
+    ENV = NODE_ENV  # the threaded build
+
     def test_perft_and_fixed_visit_moves_are_equal(self):
         flags = ["--threads", "1", "--visits", "300", "--movetime", "0",
                  "--seed", "11", "--hash", "32"]
-        native, wasm = both(flags, SEARCH_AND_PERFT)
+        native, wasm = both(flags, SEARCH_AND_PERFT, self.ENV)
         self.assertEqual(native[1], "= 3575880\n")  # perft 4 of the start
         self.assertFalse([a for a in native if a.startswith("?")], native)
         self.assertEqual(native, wasm)
@@ -99,8 +112,13 @@ class WasmEqualsNative(unittest.TestCase):
             native, wasm = both(
                 ["--threads", "1", "--visits", "400", "--movetime", "0",
                  "--seed", "5", "--hash", "32"] + flags,
-                "genmove red\ngenmove blue\ngenmove blue\ngenmove red\n")
+                "genmove red\ngenmove blue\ngenmove blue\ngenmove red\n",
+                self.ENV)
             self.assertEqual(native, wasm, flags)
+
+    def test_the_network_program_s_values_are_equal_to_the_bit(self):
+        if self.ENV is not NODE_ENV:
+            self.skipTest("the values program is built threaded only")
         code, native, err = run([ARGS.net_values, "3", "7"], "")
         self.assertEqual(code, 0, err)
         wasm_program = os.path.join(ARGS.web_build, "engine", "bin",
@@ -121,7 +139,7 @@ class WasmEqualsNative(unittest.TestCase):
                  "--seed", "7", "--hash", "16"]
         code, native, err = run([ARGS.wallgo] + flags, text)
         self.assertEqual(code, 0, err)
-        code, wasm, err = run(["node", node_runner()] + flags, text)
+        code, wasm, err = run(["node", node_runner()] + flags, text, env=self.ENV)
         self.assertEqual(code, 0, err)
         native_limit = "hash type=int min=1 max=65536 "
         self.assertIn(native_limit, native)
@@ -130,7 +148,8 @@ class WasmEqualsNative(unittest.TestCase):
     def test_bad_input_is_answered_not_fatal(self):
         code, out, err = run(["node", node_runner()],
                              "bogus\n7 play z9\nset_option hash 999999\n"
-                             "set_option hash 2048\n8 name\nquit\n")
+                             "set_option hash 2048\n8 name\nquit\n",
+                             env=self.ENV)
         self.assertEqual(code, 0, err)
         answers = out.split("\n\n")
         self.assertTrue(answers[0].startswith("? "), out)
@@ -142,9 +161,47 @@ class WasmEqualsNative(unittest.TestCase):
         self.assertEqual(answers[4], "=8 wallgo")
 
     def test_a_bad_flag_is_a_usage_error(self):
-        code, _, err = run(["node", node_runner(), "--bogus", "1"], "")
+        code, _, err = run(["node", node_runner(), "--bogus", "1"], "",
+                           env=self.ENV)
         self.assertEqual(code, 2)
         self.assertIn("--bogus", err)
+
+
+    def test_a_new_line_ends_a_two_thread_analysis(self):
+        # Two search threads (fibers in the single-threaded build) analyse
+        # until a new line comes; then a fixed-visit move, and quit.
+        engine = subprocess.Popen(
+            ["node", node_runner(), "--threads", "2", "--hash", "32"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, env=self.ENV)
+        engine.stdin.write("1 analyze 25\n")
+        engine.stdin.flush()
+        infos = 0
+        while infos < 3:  # a few reports: the search runs
+            line = engine.stdout.readline()
+            self.assertTrue(line, "the engine ended while analysing")
+            infos += line.startswith("info ")
+        # Any new line ends the analysis (docs/protocol.md) and is then
+        # answered.
+        asked = time.monotonic()
+        engine.stdin.write("3 name\n")
+        engine.stdin.flush()
+        while engine.stdout.readline() != "=3 wallgo\n":
+            pass
+        self.assertEqual(engine.stdout.readline(), "\n")  # the answer's end
+        print(f"a new line ended analyze, answered in "
+              f"{(time.monotonic() - asked) * 1000:.0f} ms "
+              f"({'single' if self.ENV is SINGLE_ENV else 'threaded'})")
+        answers = converse_more(engine, ["set_option visits 200",
+                                         "2 genmove red", "quit"])
+        self.assertTrue(answers[1].startswith("=2 "), answers)
+        self.assertEqual(engine.wait(timeout=30), 0)
+        engine.stdin.close()
+        engine.stdout.close()
+
+
+class SingleThreadedEqualsNative(WasmEqualsNative):
+    ENV = SINGLE_ENV
 
 
 def main():

@@ -54,8 +54,9 @@ function connect() {
   };
   setConnection('connecting');
   if (staticSite) {
-    socket = openWorker(handlers, { noThreads: t('site.noThreads'), ended: t('site.ended') });
+    socket = openWorker(handlers, { ended: t('site.ended') });
     window.wallgo.threads = socket.threads;
+    if (socket.singleThreaded) showError(t('site.oneThread'));
     return;
   }
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(gameName)}${pageKey ? `&key=${encodeURIComponent(pageKey)}` : ''}`;

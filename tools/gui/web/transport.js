@@ -42,20 +42,22 @@ export async function isolateBySiteWorker() {
   return true;
 }
 
+// Whether the static site's bridge and engine can run on threads: only
+// where the page is cross-origin isolated (docs/web.md), which gives it
+// shared memory. Elsewhere the worker runs the single-threaded build.
+function threadsAllowed() {
+  return globalThis.crossOriginIsolated === true;
+}
+
 // The engine's search threads in the static site (the worker's `threads`):
-// several only where the page is cross-origin isolated (docs/web.md), at most 4 (a phone's cores
-// are shared with the page).
+// at most 4 (a phone's cores are shared with the page), one without
+// isolation.
 function siteThreads() {
-  if (globalThis.crossOriginIsolated !== true) return 1;
+  if (!threadsAllowed()) return 1;
   return Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 4));
 }
 
 export function openWorker(handlers, why) {
-  if (typeof SharedArrayBuffer === 'undefined') {
-    // The bridge and the engine run on threads, which need shared memory.
-    setTimeout(() => handlers.closed(why.noThreads), 0);
-    return { send: () => false, close() {}, readyState: 3, threads: 0 };
-  }
   const worker = new Worker(new URL('site-worker.js', import.meta.url));
   let open = false;
   const end = (text) => { open = false; worker.terminate(); handlers.closed(text); };
@@ -75,6 +77,7 @@ export function openWorker(handlers, why) {
   worker.postMessage({ threads });
   return {
     threads,  // the engine's search threads
+    singleThreaded: !threadsAllowed(),  // the build without threads
     send(text) {
       if (!open) return false;
       worker.postMessage(text);

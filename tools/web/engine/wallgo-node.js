@@ -3,13 +3,16 @@
 // answers on stdout, errors and events on stderr, as the native `wallgo`
 // speaks them, so that wallgo-referee, wallgo-gui and the protocol tests
 // drive it the same way. Its arguments are the options' flags, as for
-// `wallgo` (--threads 2 --hash 32 ...).
+// `wallgo` (--threads 2 --hash 32 ...). With WALLGO_SINGLE_THREADED=1 in
+// the environment it runs the single-threaded build (wallgo-web-st), as a
+// page without cross-origin isolation does.
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const WallgoEngine = require('./wallgo-web.js');
 
-const wasm = path.join(__dirname, 'wallgo-web.wasm');
+const build = process.env.WALLGO_SINGLE_THREADED === '1' ? 'wallgo-web-st' : 'wallgo-web';
+const WallgoEngine = require(`./${build}.js`);
+const wasm = path.join(__dirname, `${build}.wasm`);
 WallgoEngine({
   // Read here: Node 20's fetch cannot load a file path.
   wasmBinary: fs.readFileSync(wasm),

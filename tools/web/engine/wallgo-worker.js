@@ -3,8 +3,12 @@
 // {exit: status} is the last message, after `quit` or a failed start.
 // wallgo.mjs starts it; any page may instead start it itself:
 //   const w = new Worker('engine/wallgo-worker.js'); w.postMessage('name');
+// Without cross-origin isolation (no shared memory) it runs the
+// single-threaded build, wallgo-web-st.js, whose threads are fibers.
 'use strict';
-const engineScript = new URL('wallgo-web.js', self.location.href).href;
+const engineScript = new URL(
+  self.crossOriginIsolated === true ? 'wallgo-web.js' : 'wallgo-web-st.js',
+  self.location.href).href;
 importScripts(engineScript);
 
 const encoder = new TextEncoder();

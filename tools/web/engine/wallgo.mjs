@@ -5,7 +5,8 @@
 //   engine.send('genmove red');
 // Lines starting with '# ' are the engine's events (its stderr). The
 // engine's threads need a page served with cross-origin isolation
-// (COOP/COEP headers): `isolated()` says whether this one is.
+// (COOP/COEP headers): `isolated()` says whether this one is. Elsewhere the
+// worker runs the single-threaded build, slower but the same protocol.
 
 export function isolated() {
   return globalThis.crossOriginIsolated === true;
