@@ -411,7 +411,11 @@ GtpSession::Reply GtpSession::SetOption(const CommandLine& c) {
   search::SearchOptions options = engine_.options();
   if (absl::Status set = SetOptionFromText(options, *spec, c.args[1]);
       !set.ok()) {
-    return Failure(absl::StrCat("syntax error: ", set.message()));
+    // A value the option can never take is a syntax error; one that it
+    // cannot take now (memory) is said as it is.
+    return Failure(absl::IsInvalidArgument(set)
+                       ? absl::StrCat("syntax error: ", set.message())
+                       : std::string(set.message()));
   }
   engine_.SetOptions(options);
   return Success();

@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
 
 #include "absl/status/statusor.h"
@@ -43,6 +44,32 @@ void SetMovetime(search::SearchOptions& options, double value) {
   options.movetime_set = true;
 }
 
+// Whether `mb` of search memory can be had now, asked of the allocator and
+// given straight back: the WebAssembly engine's only (natively the range is
+// the limit, and memory is committed as the search touches it). A browser,
+// above all on a phone, may give a page far less than the range allows, and
+// a search graph that does not fit would abort the engine, which cannot
+// catch std::bad_alloc. The graph in use is still held while the probe
+// runs, so the answer errs on the safe side: a yes is sure.
+#if defined(__EMSCRIPTEN__)
+absl::Status HashMemoryAvailable(double mb) {
+  // volatile: a malloc whose block is only freed may be left out by the
+  // compiler, which then assumes it succeeded.
+  void* volatile probe = std::malloc(static_cast<size_t>(mb) << 20);
+  if (probe == nullptr) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("hash ", mb,
+                     " MB is more memory than this engine can get here, "
+                     "beside what it holds; the hash is unchanged"));
+  }
+  std::free(probe);
+  return absl::OkStatus();
+}
+constexpr auto kHashAvailable = &HashMemoryAvailable;
+#else
+constexpr absl::Status (*kHashAvailable)(double) = nullptr;
+#endif
+
 using search::SearchOptions;
 
 constexpr std::array<OptionSpec, 10> kOptions = {{
@@ -79,7 +106,8 @@ constexpr std::array<OptionSpec, 10> kOptions = {{
      .help = "MB of search memory",
      .get = Get<&SearchOptions::hash_mb>,
      .set = Set<&SearchOptions::hash_mb>,
-     .process_wide = true},
+     .process_wide = true,
+     .available = kHashAvailable},
     {.name = "seed",
      .type = OptionType::kInt,
      .min = 0,
@@ -231,6 +259,9 @@ absl::Status SetOptionFromText(search::SearchOptions& options,
   if (*value < spec.min || *value > spec.max) {
     return absl::InvalidArgumentError(absl::StrCat(
         spec.name, " must be in ", FormatRange(spec), ", not ", shown));
+  }
+  if (spec.available != nullptr && *value != spec.get(options)) {
+    if (absl::Status can = spec.available(*value); !can.ok()) return can;
   }
   spec.set(options, *value);
   return absl::OkStatus();

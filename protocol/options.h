@@ -35,6 +35,9 @@ struct OptionSpec {
   // A query of kata-analyze JSON may not override it: it sizes the
   // process's searchers.
   bool process_wide = false;
+  // Beyond the range, whether the value can be had now (hash: the memory);
+  // an error other than InvalidArgument says why not. May be null.
+  absl::Status (*available)(double value) = nullptr;
 };
 
 // The engine's defaults: search::SearchOptions with every option's
@@ -53,7 +56,8 @@ const OptionSpec* FindOption(absl::string_view name);
 std::string OptionValueText(const search::SearchOptions& options,
                             const OptionSpec& spec);
 // Parses `text` for `spec` and stores it in `options`; on failure returns
-// InvalidArgument saying why and leaves `options` unchanged.
+// InvalidArgument saying why (ResourceExhausted: a hash beyond the memory
+// to be had) and leaves `options` unchanged.
 absl::Status SetOptionFromText(search::SearchOptions& options,
                                const OptionSpec& spec, absl::string_view text);
 

@@ -160,6 +160,25 @@ class WasmEqualsNative(unittest.TestCase):
         self.assertIn("1024", answers[3])
         self.assertEqual(answers[4], "=8 wallgo")
 
+    def test_a_hash_beyond_the_memory_to_be_had_is_refused(self):
+        # The engine's memory ends at 2 GB: with a 1024 MB graph in use
+        # (the genmove builds it), 1023 MB more cannot be had, as on a phone
+        # that gives the page less. Refused with a message; the engine plays
+        # on with its graph. The same value again is no change.
+        answers = converse(
+            ["node", node_runner(), "--threads", "1", "--visits", "50",
+             "--movetime", "0"],
+            ["set_option hash 1024", "genmove red", "set_option hash 1023",
+             "set_option hash 1024", "get_option hash", "genmove blue",
+             "quit"], self.ENV)
+        self.assertEqual(answers[0], "=\n")
+        self.assertEqual(answers[2], "? hash 1023 MB is more memory than this "
+                         "engine can get here, beside what it holds; the hash "
+                         "is unchanged\n")
+        self.assertEqual(answers[3], "=\n")
+        self.assertEqual(answers[4], "= 1024\n")
+        self.assertRegex(answers[5], r"^= [a-g][1-7]")
+
     def test_a_bad_flag_is_a_usage_error(self):
         code, _, err = run(["node", node_runner(), "--bogus", "1"], "",
                            env=self.ENV)
