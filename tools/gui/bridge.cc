@@ -253,21 +253,42 @@ absl::Status Bridge::SetSeats(const json& message) {
   absl::StatusOr<std::vector<Seat>> seats = ParseSeats(
       message.value("seats", json()), game_.start().num_players(), specs_);
   if (!seats.ok()) return seats.status();
+  // The new seats' time starts now, or "turnElapsed" seconds ago: the
+  // static site restores a turn that was running when the page reloaded.
+  double elapsed = 0;
+  if (message.contains("turnElapsed")) {
+    absl::StatusOr<double> s = NumberField(message, "turnElapsed", 0, 86'400);
+    if (!s.ok()) return s.status();
+    elapsed = *s;
+  }
   seats_ = *seats;
-  turn_moves_ = -1;  // the new seats' time starts now
+  turn_moves_ = -1;
+  if (elapsed > 0 && game_.at_end()) {
+    turn_moves_ = static_cast<int>(game_.moves().size());
+    turn_started_ =
+        std::chrono::steady_clock::now() -
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(elapsed));
+  }
   return absl::OkStatus();
 }
 
 absl::Status Bridge::ImportMoves(const json& message) {
-  absl::StatusOr<std::string> text = StringField(message, "moves");
-  if (!text.ok()) return text.status();
-  // From the rules' start, or from "position" (the static site restores a
-  // game that began from an imported position so).
+  // From the rules' start, or from "position"; the moves as tokens
+  // ("moves") or as a state's list with their times ("played"): the static
+  // site restores its saved game so.
   absl::StatusOr<Position> start = message.contains("position")
                                        ? PositionField(message)
                                        : Position::Start(game_.start().rules());
   if (!start.ok()) return start.status();
-  absl::StatusOr<GuiGame> game = GameFromTokens(*start, *text);
+  absl::StatusOr<GuiGame> game = [&]() -> absl::StatusOr<GuiGame> {
+    if (message.contains("played")) {
+      return GameFromPlayed(*start, message["played"]);
+    }
+    absl::StatusOr<std::string> text = StringField(message, "moves");
+    if (!text.ok()) return text.status();
+    return GameFromTokens(*start, *text);
+  }();
   if (!game.ok()) return game.status();
   Replace(*game, std::vector<Seat>(start->num_players()));
   return absl::OkStatus();

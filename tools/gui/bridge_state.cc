@@ -81,6 +81,9 @@ json Bridge::StateLocked() const {
   state["rules"] = RulesString(game_.start().rules());
   state["start"] = PositionString(game_.start());
   state["moves"] = MovesJson(game_.moves());
+  // How long the turn to play has run (0 when the end is not shown): the
+  // static site keeps it across a reload (the "seats" message takes it).
+  state["turnElapsed"] = Live() && turn_moves_ >= 0 ? TurnElapsed() : 0.0;
   state["cursor"] = game_.cursor();
   state["board"] = BoardJson(game_);
   state["event"] = event_;

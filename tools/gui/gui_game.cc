@@ -36,7 +36,7 @@ absl::StatusOr<GuiGame> GuiGame::FromMoves(
           ColourName(game.shown_.position().to_move()), "'s turn, not ",
           ColourName(moves[i].colour), "'s"));
     }
-    const absl::Status played = game.Play(moves[i].move, moves[i].ms);
+    const absl::Status played = game.Play(moves[i]);
     if (!played.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("move ", i + 1, " (",
                                                      MoveName(moves[i].move),

@@ -57,4 +57,14 @@ absl::StatusOr<double> NumberField(const json& message, const std::string& key,
   return RangedField(message, key, min, max, &json::is_number, "a number");
 }
 
+absl::StatusOr<bool> OptionalBoolField(const json& message,
+                                       const std::string& key) {
+  auto it = message.find(key);
+  if (it == message.end()) return false;
+  if (!it->is_boolean()) {
+    return Bad(absl::StrCat("'", key, "' must be true or false"));
+  }
+  return it->get<bool>();
+}
+
 }  // namespace wallgo::gui

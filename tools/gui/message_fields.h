@@ -29,5 +29,8 @@ absl::StatusOr<int64_t> IntField(const nlohmann::json& message,
 absl::StatusOr<double> NumberField(const nlohmann::json& message,
                                    const std::string& key, double min,
                                    double max);
+// A boolean; false when the message has no such field.
+absl::StatusOr<bool> OptionalBoolField(const nlohmann::json& message,
+                                       const std::string& key);
 
 }  // namespace wallgo::gui

@@ -30,6 +30,47 @@ absl::StatusOr<GuiGame> GameFromTokens(const Position& start,
   return game;
 }
 
+namespace {
+
+// One entry of GameFromPlayed's list.
+absl::StatusOr<PlayedMove> PlayedFromJson(const nlohmann::json& entry) {
+  constexpr int64_t kMaxMs = int64_t{86'400'000} * 365;
+  absl::StatusOr<std::string> token = StringField(entry, "move");
+  if (!token.ok()) return token.status();
+  absl::StatusOr<Move> move = ParseMove(*token);
+  if (!move.ok()) return move.status();
+  absl::StatusOr<int64_t> ms =
+      entry.contains("ms") ? IntField(entry, "ms", -1, kMaxMs) : -1;
+  absl::StatusOr<bool> random = OptionalBoolField(entry, "random");
+  absl::StatusOr<bool> timeout = OptionalBoolField(entry, "timeout");
+  for (const absl::Status& s :
+       {ms.status(), random.status(), timeout.status()}) {
+    if (!s.ok()) return s;
+  }
+  PlayedMove played;
+  played.move = *move;
+  played.ms = *ms;
+  played.random = *random;
+  played.timeout = *timeout;
+  return played;
+}
+
+}  // namespace
+
+absl::StatusOr<GuiGame> GameFromPlayed(const Position& start,
+                                       const nlohmann::json& played) {
+  if (!played.is_array()) return Bad("'played' must be a list of moves");
+  GuiGame game(start);
+  for (size_t i = 0; i < played.size(); ++i) {
+    absl::StatusOr<PlayedMove> move = PlayedFromJson(played[i]);
+    absl::Status ok = move.ok() ? game.Play(*move) : move.status();
+    if (!ok.ok()) {
+      return Bad(absl::StrCat("played move ", i + 1, ": ", ok.message()));
+    }
+  }
+  return game;
+}
+
 absl::StatusOr<GuiGame> GameFromRecord(const records::GameRecord& record) {
   absl::StatusOr<Rules> rules = ParseRules(record.rules);
   if (!rules.ok()) return rules.status();

@@ -19,6 +19,13 @@ namespace wallgo::gui {
 absl::StatusOr<GuiGame> GameFromTokens(const Position& start,
                                        absl::string_view text);
 
+// The moves of a state message's "moves" list (docs/gui.md), each
+// {"move": M, "ms": time taken, "random": true, "timeout": true} with all
+// but "move" optional ("colour", if there, is the side to move's anyway):
+// the game with its times, so that its clocks read as they did.
+absl::StatusOr<GuiGame> GameFromPlayed(const Position& start,
+                                       const nlohmann::json& played);
+
 // The recorded game as the GUI's game: the opening's moves (or its
 // position) and then the recorded moves with their times.
 absl::StatusOr<GuiGame> GameFromRecord(const records::GameRecord& record);

@@ -197,9 +197,10 @@ class BridgeTest : public ::testing::Test {
     return bridge_->Handle(message.dump());
   }
 
-  // The state without what engines change on their own.
+  // The state without what engines and the clock change on their own.
   static json Stable(json state) {
     state.erase("engines");
+    state.erase("turnElapsed");
     return state;
   }
 
@@ -479,6 +480,56 @@ TEST_F(BridgeTest, TheServerPlaysTheTimeoutRuleForALateSeat) {
             {"seats",
              {{{"kind", "human"}, {"timeout", "later"}}, {{"kind", "human"}}}}})
           .ok());
+}
+
+TEST_F(BridgeTest, AGameComesBackWithItsTimesAndItsRunningTurn) {
+  // As the static site restores its saved game after a reload: the moves
+  // with their times ("played", a state's own list), then the seats with
+  // the time the running turn had already taken.
+  Make({""});
+  const json played = {{{"move", "d4"}, {"ms", 5000}},
+                       {{"move", "c3"}, {"ms", 7000}, {"random", true}},
+                       {{"move", "e5"}, {"ms", 2000}, {"colour", "blue"}}};
+  ASSERT_TRUE(Send({{"type", "moves"}, {"played", played}}).ok());
+  const json seat = {{"kind", "human"}, {"turn", 90}, {"clock", 300}};
+  ASSERT_TRUE(
+      Send({{"type", "seats"}, {"seats", {seat, seat}}, {"turnElapsed", 80}})
+          .ok());
+  const json state = State();
+  ASSERT_EQ(state["moves"].size(), 3u);
+  EXPECT_EQ(state["moves"][0]["ms"], 5000);
+  EXPECT_TRUE(state["moves"][1]["random"].get<bool>());
+  EXPECT_EQ(state["moves"][2]["colour"], "blue");
+  EXPECT_NEAR(state["turnElapsed"].get<double>(), 80, 1);
+  EXPECT_NEAR(state["seats"][0]["turnLeft"].get<double>(), 10, 1);
+  // Red's clock paid for d4 (5 s), e5 was blue's; and the 80 s running.
+  EXPECT_NEAR(state["seats"][0]["clockLeft"].get<double>(), 300 - 5 - 80, 1);
+  EXPECT_NEAR(state["seats"][1]["clockLeft"].get<double>(), 300 - 9, 1e-6);
+  // Bad entries are refused, naming the move, and change nothing.
+  for (const json& bad :
+       {json{{{"move", "d4"}, {"ms", "soon"}}}, json{{{"move", "zz9"}}},
+        json{{{"move", "d4"}, {"random", 1}}}, json{{{"ms", 3}}},
+        json{{{"move", "d4"}}, {{"move", "d4"}}}, json("d4")}) {
+    const absl::Status status = Send({{"type", "moves"}, {"played", bad}});
+    EXPECT_FALSE(status.ok()) << bad.dump();
+  }
+  EXPECT_TRUE(
+      absl::StrContains(Send({{"type", "moves"},
+                              {"played", {{{"move", "d4"}}, {{"move", "d4"}}}}})
+                            .message(),
+                        "played move 2"));
+  EXPECT_FALSE(
+      Send({{"type", "seats"}, {"seats", {seat, seat}}, {"turnElapsed", -1}})
+          .ok());
+  EXPECT_EQ(Stable(State())["moves"], state["moves"]);
+  // A turn restored with half a second left runs out as any turn does.
+  const json late = {{"kind", "human"}, {"turn", 90}, {"timeout", "random"}};
+  ASSERT_TRUE(
+      Send({{"type", "seats"}, {"seats", {late, late}}, {"turnElapsed", 89.5}})
+          .ok());
+  const json after = WaitForState(
+      [](const json& s) { return s["moves"].size() == 4; }, "the timeout");
+  EXPECT_TRUE(after["moves"][3]["random"].get<bool>());
 }
 
 TEST_F(BridgeTest, AHintIsTheEnginesMoveAfterASecondsSearch) {

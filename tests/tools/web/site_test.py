@@ -247,26 +247,39 @@ def test_korean(args):
 
 
 def test_reload(args):
-    """A reload keeps the game (moves, seats, the ply shown); stored state
-    that is not a game starts a fresh one, and the page says so."""
+    """A reload keeps the game (moves with their times, seats, the ply
+    shown) and the turn's running time: it gives a person no time back.
+    Stored state that is not a game starts a fresh one, and the page says
+    so."""
     site = Site(args)
     try:
-        site.send({"type": "new", "seats": level_seats(1, 0.05)})
+        seats = level_seats(1, 0.05)
+        seats[0].update({"turn": 90, "clock": 600})
+        site.send({"type": "new", "seats": seats})
         play_and_wait(site)
         play_and_wait(site)
+        time.sleep(3)  # red's turn runs
         before = site.state()
         site.driver.refresh()
         wait("the restored game", lambda: site.js("return document.body.dataset.ready === 'true'") and
              len(site.state()["moves"]) == len(before["moves"]), 20)
         after = site.state()
         check([m["move"] for m in after["moves"]] == [m["move"] for m in before["moves"]], "the same moves")
+        check([m.get("ms") for m in after["moves"]] == [m.get("ms") for m in before["moves"]],
+              "the same move times")
         check(after["seats"][1].get("level") == 1 and after["seats"][1]["kind"] == "engine", "the same seats")
+        # `before` was published as red's turn began; 3 s ran before the
+        # reload.
+        check(after["seats"][0]["turnLeft"] < before["seats"][0]["turnLeft"] - 2.5,
+              f"the turn's time goes on: {before['seats'][0]['turnLeft']:.1f} s left before the reload, "
+              f"{after['seats'][0]['turnLeft']:.1f} after")
+        check(after["seats"][0]["clockLeft"] < before["seats"][0]["clockLeft"] - 2.5, "red's clock goes on")
         site.js("localStorage.setItem('wallgo-site-game', '{not a game')")
         site.driver.refresh()
         wait("a fresh game", lambda: site.js("return document.body.dataset.ready === 'true'") and
              site.state()["moves"] == [], 20)
         wait("the message", lambda: "saved game" in site.css("[data-event]")[0].text, 5)
-        check(site.js("return JSON.parse(localStorage.getItem('wallgo-site-game')).moves.length") == 0,
+        check(site.js("return JSON.parse(localStorage.getItem('wallgo-site-game')).played.length") == 0,
               "the fresh game is stored")
     finally:
         site.close()

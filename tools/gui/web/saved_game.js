@@ -1,21 +1,29 @@
 // The static site keeps its game across reloads (docs/web.md): the bridge
 // lives in the page's worker and starts afresh, so the page stores the game
-// (start position, moves, seats, ply shown) in localStorage and, on load,
-// asks the new bridge to restore it with the messages any page may send.
-// Stored state that is not a game's (corrupt, or from another version) is
-// dropped: the page starts a fresh game and says so.
+// (start position, moves with their times, seats, ply shown, when the
+// running turn began) in localStorage and, on load, asks the new bridge to
+// restore it with the messages any page may send. The turn that was running
+// goes on from where it was: a reload does not give a player a new turn
+// time, and the clocks read as they did. Stored state that is not a game's
+// (corrupt, or from another version) is dropped: the page starts a fresh
+// game and says so.
 const KEY = 'wallgo-site-game';
-const VERSION = 1;
+const VERSION = 2;
 const SEAT_FIELDS = ['kind', 'engine', 'level', 'movetime', 'visits', 'clock', 'increment', 'turn', 'timeout'];
+const MOVE_FIELDS = ['move', 'ms', 'random', 'timeout'];
 
 export function saveGame(state) {
   const saved = {
     version: VERSION,
     start: state.start,
-    moves: state.moves.map((m) => m.move),
+    played: state.moves.map((m) => Object.fromEntries(
+      MOVE_FIELDS.filter((f) => m[f] !== undefined).map((f) => [f, m[f]]))),
     seats: state.seats.map((seat) => Object.fromEntries(
       SEAT_FIELDS.filter((f) => seat[f] !== undefined).map((f) => [f, seat[f]]))),
     cursor: state.cursor,
+    // Wall-clock time, which goes on across reloads (the page's own clock
+    // starts again with it).
+    turnStartedAt: Date.now() - 1000 * (state.turnElapsed || 0),
   };
   try { localStorage.setItem(KEY, JSON.stringify(saved)); } catch (e) { /* storage off or full */ }
 }
@@ -33,12 +41,15 @@ export function restoreMessages() {
   let saved;
   try { saved = JSON.parse(text); } catch (e) { return null; }
   const ok = saved && saved.version === VERSION && typeof saved.start === 'string' &&
-    Array.isArray(saved.moves) && saved.moves.every((m) => typeof m === 'string') &&
-    Array.isArray(saved.seats) && Number.isInteger(saved.cursor);
+    Array.isArray(saved.played) && saved.played.every((m) => m && typeof m.move === 'string') &&
+    Array.isArray(saved.seats) && Number.isInteger(saved.cursor) &&
+    Number.isFinite(saved.turnStartedAt);
   if (!ok) return null;
+  // The bridge checks the rest (moves, times, seats) as it checks any page's.
+  const turnElapsed = Math.min(Math.max((Date.now() - saved.turnStartedAt) / 1000, 0), 86400);
   return [
-    { type: 'moves', position: saved.start, moves: saved.moves.join(' ') },
-    { type: 'seats', seats: saved.seats },
+    { type: 'moves', position: saved.start, played: saved.played },
+    { type: 'seats', seats: saved.seats, turnElapsed },
     { type: 'goto', ply: saved.cursor },
   ];
 }
