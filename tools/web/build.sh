@@ -116,9 +116,9 @@ build_variant() {
 
 # Threaded, for Node and pages with cross-origin isolation; single-threaded
 # (its files end in -st) for pages without shared memory.
-build_variant "$build/engine" ON "-pthread -msimd128" wallgo-web wallgo-site \
+build_variant "$build/engine" ON "-pthread -msimd128" wallgo-web wallgo-site
+build_variant "$build/engine-st" OFF "-msimd128" wallgo-web wallgo-site \
   wallgo-net-values
-build_variant "$build/engine-st" OFF "-msimd128" wallgo-web wallgo-site
 
 rm -rf "$out"
 mkdir -p "$out/engine"
