@@ -21,6 +21,14 @@ if(NOT EXISTS "${WALLGO_WEB_ABSEIL_INCLUDE}/absl/base/config.h")
   message(FATAL_ERROR "the wasm build needs Abseil built for wasm: run tools/web/build.sh")
 endif()
 
+# Node's programs (the engine, wallgo-net-values) link this: their exit
+# waits for stdout to drain (node_exit.js says why).
+set(WALLGO_WEB_NODE_EXIT ${CMAKE_CURRENT_LIST_DIR}/node_exit.js)
+function(wallgo_web_node_exit target)
+  target_link_options(${target} PRIVATE "SHELL:--pre-js ${WALLGO_WEB_NODE_EXIT}")
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${WALLGO_WEB_NODE_EXIT})
+endfunction()
+
 # What emscripten 3.1.6's libc++ lacks (compat/stop_token says what).
 include_directories(BEFORE ${CMAKE_CURRENT_LIST_DIR}/compat)
 

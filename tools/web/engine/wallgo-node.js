@@ -13,6 +13,9 @@ const path = require('path');
 const build = process.env.WALLGO_SINGLE_THREADED === '1' ? 'wallgo-web-st' : 'wallgo-web';
 const WallgoEngine = require(`./${build}.js`);
 const wasm = path.join(__dirname, `${build}.wasm`);
+// Set when the engine's runtime ends (quit): it waits then for stdout to
+// drain (node_exit.js), and takes no more input meanwhile.
+let exited = false;
 WallgoEngine({
   // Read here: Node 20's fetch cannot load a file path.
   wasmBinary: fs.readFileSync(wasm),
@@ -20,15 +23,22 @@ WallgoEngine({
   print: (line) => process.stdout.write(line + '\n'),
   printErr: (line) => process.stderr.write(line + '\n'),
   arguments: process.argv.slice(2),
+  onExit: () => {
+    exited = true;
+    process.stdin.pause();
+  },
 }).then((engine) => {
   // stdin's bytes go to the engine unchanged, in pieces small enough for
   // the stack ccall copies them onto; the engine splits the lines.
   const piece = 1 << 16;
   process.stdin.on('data', (data) => {
+    if (exited) return;
     for (let at = 0; at < data.length; at += piece) {
       const bytes = data.subarray(at, at + piece);
       engine.ccall('wallgo_input', null, ['array', 'number'], [bytes, bytes.length]);
     }
   });
-  process.stdin.on('end', () => engine.ccall('wallgo_close_input', null, [], []));
+  process.stdin.on('end', () => {
+    if (!exited) engine.ccall('wallgo_close_input', null, [], []);
+  });
 });
