@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (std::string word; words >> word;) args.push_back(word);
     input = newline == std::string::npos ? "" : input.substr(newline + 1);
   }
-  const std::string path = fuzz::WriteTempFile("config", input);
+  const fuzz::TempFile file("config", input);
+  const std::string& path = file.path();
   args.push_back("--config");
   args.push_back(path);
   std::vector<const char*> argv;

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #define FUZZ_CHECK(condition, detail)                                   \
@@ -65,16 +66,29 @@ class ByteReader {
   uint64_t state_ = 0xcbf29ce484222325ULL;
 };
 
-// Writes `bytes` to a file of this process (one per `name`, overwritten
-// each time) and returns its path, for targets whose input is a file.
-inline std::string WriteTempFile(const std::string& name,
-                                 std::string_view bytes) {
-  const std::filesystem::path path =
-      std::filesystem::temp_directory_path() /
-      ("wallgo-fuzz-" + std::to_string(getpid()) + "-" + name);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  return path.string();
-}
+// A file of this process (one per `name`, overwritten each time) that holds
+// `bytes`, for targets whose input is a file; removed when it goes out of
+// scope, so that runs leave nothing in the temporary folder.
+class TempFile {
+ public:
+  TempFile(const std::string& name, std::string_view bytes)
+      : path_((std::filesystem::temp_directory_path() /
+               ("wallgo-fuzz-" + std::to_string(getpid()) + "-" + name))
+                  .string()) {
+    std::ofstream out(path_, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  ~TempFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 }  // namespace wallgo::fuzz

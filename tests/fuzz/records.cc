@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(again.ok(), json + ": " + std::string(again.status().message()));
     FUZZ_CHECK(RecordToJson(*again) == json, line + " -> " + json);
   }
-  const std::string path = fuzz::WriteTempFile("records.jsonl", text);
+  const fuzz::TempFile file("records.jsonl", text);
+  const std::string& path = file.path();
   bool truncated = false;
   absl::StatusOr<std::vector<GameRecord>> records =
       ReadRecords(path, &truncated);

@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace wallgo::search::net;
   if (size > 65536) return 0;
   const std::string bytes(reinterpret_cast<const char*>(data), size);
-  const std::string path = fuzz::WriteTempFile("selfplay.dat", bytes);
+  const fuzz::TempFile file("selfplay.dat", bytes);
+  const std::string& path = file.path();
   DataHeader header;
   absl::StatusOr<std::vector<DataRecord>> records = ReadDataFile(path, &header);
   if (!records.ok()) {
@@ -38,8 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(example->num_features <= kMaxActive, path);
     }
   }
-  const std::string examples = fuzz::WriteTempFile("examples.dat", "");
-  (void)WriteExamplesFile(path, examples);
+  const fuzz::TempFile examples("examples.dat", "");
+  (void)WriteExamplesFile(path, examples.path());
   // Resume: keeps whole games only, and the file still reads.
   absl::StatusOr<DataWriter> writer = DataWriter::Open(path, header);
   if (writer.ok()) {

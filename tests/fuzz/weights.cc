@@ -36,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<Network> net = Network::FromBytes(bytes, "fuzz");
   if (net.ok()) Use(*net);
   // The same bytes as a file.
-  const std::string path = wallgo::fuzz::WriteTempFile("weights", bytes);
+  const wallgo::fuzz::TempFile file("weights", bytes);
+  const std::string& path = file.path();
   absl::StatusOr<Network> loaded = Network::Load(path);
   FUZZ_CHECK(loaded.ok() == net.ok(), std::string(loaded.status().message()));
   if (!loaded.ok()) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "engine/game.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
@@ -47,8 +48,10 @@ class MatchTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    // A parameterised test's name has a slash ("Test/crash"): one folder.
     dir_ = fs::temp_directory_path() /
-           absl::StrCat("wallgo-referee-", getpid(), "-", info->name());
+           absl::StrCat("wallgo-referee-", getpid(), "-",
+                        absl::StrReplaceAll(info->name(), {{"/", "-"}}));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
