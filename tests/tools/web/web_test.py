@@ -172,6 +172,19 @@ class WasmEqualsNative(unittest.TestCase):
         self.assertEqual(run_read_late(["node", node_runner()], text, self.ENV),
                          (0, native))
 
+    def test_a_reader_that_closes_stdout_ends_the_engine_quietly(self):
+        # As SIGPIPE ends the native engine: status 141, no stack trace.
+        engine = subprocess.Popen(["node", node_runner()],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, env=self.ENV)
+        engine.stdin.write(b"showboard\n" * 300 + b"quit\n")
+        engine.stdin.close()
+        self.assertEqual(engine.stdout.readline(), b"=\n")
+        engine.stdout.close()
+        self.assertEqual(engine.wait(timeout=60), 141)
+        self.assertEqual(engine.stderr.read(), b"")
+        engine.stderr.close()
+
     def test_bad_input_is_answered_not_fatal(self):
         code, out, err = run(["node", node_runner()],
                              "bogus\n7 play z9\nset_option hash 999999\n"

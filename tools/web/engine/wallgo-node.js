@@ -16,6 +16,12 @@ const wasm = path.join(__dirname, `${build}.wasm`);
 // Set when the engine's runtime ends (quit): it waits then for stdout to
 // drain (node_exit.js), and takes no more input meanwhile.
 let exited = false;
+// A reader that closes stdout ends the engine as it ends the native one (by
+// SIGPIPE: status 141 in a shell), without a stack trace.
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(141);
+});
 WallgoEngine({
   // Read here: Node 20's fetch cannot load a file path.
   wasmBinary: fs.readFileSync(wasm),
