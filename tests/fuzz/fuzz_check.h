@@ -3,17 +3,14 @@
 // replay tests report as a failure.
 #pragma once
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <vector>
+
+#include "tests/temp_file.h"
 
 #define FUZZ_CHECK(condition, detail)                                   \
   do {                                                                  \
@@ -66,29 +63,12 @@ class ByteReader {
   uint64_t state_ = 0xcbf29ce484222325ULL;
 };
 
-// A file of this process (one per `name`, overwritten each time) that holds
-// `bytes`, for targets whose input is a file; removed when it goes out of
-// scope, so that runs leave nothing in the temporary folder.
-class TempFile {
+// A fuzz input as a file (wallgo-fuzz-PID-NAME), for targets whose input
+// is a file; removed when it goes out of scope.
+class TempFile : public testing::TempFile {
  public:
-  TempFile(const std::string& name, std::string_view bytes)
-      : path_((std::filesystem::temp_directory_path() /
-               ("wallgo-fuzz-" + std::to_string(getpid()) + "-" + name))
-                  .string()) {
-    std::ofstream out(path_, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  }
-  ~TempFile() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+  TempFile(std::string_view name, std::string_view bytes)
+      : testing::TempFile("wallgo-fuzz", name, bytes) {}
 };
 
 }  // namespace wallgo::fuzz

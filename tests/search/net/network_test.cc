@@ -22,6 +22,7 @@
 #include "search/net/net_evaluator.h"
 #include "search/search.h"
 #include "tests/engine/test_support.h"
+#include "tests/temp_file.h"
 #include "tools/train/fixture.h"
 #include "tools/train/symmetry.h"
 
@@ -43,11 +44,9 @@ std::string Bytes(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-std::string TempFile(const std::string& name, const std::string& contents) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("wallgo_net_test_" + std::to_string(::getpid()) + name);
-  std::ofstream(path, std::ios::binary) << contents;
-  return path.string();
+// A temporary file (wallgo_net_test-PID-NAME) of the test.
+testing::TempFile NetTestFile(std::string_view name, std::string_view bytes) {
+  return testing::TempFile("wallgo_net_test", name, bytes);
 }
 
 // Every shipped network, wallgo-multi-1 (the first for 3 and 4 players,
@@ -86,13 +85,15 @@ TEST(NetNetwork, FixtureCheckCatchesADifference) {
   nlohmann::json fixture = nlohmann::json::parse(in);
   fixture["samples"][1]["priors"][0] =
       fixture["samples"][1]["priors"][0].get<double>() + 2e-4;
-  absl::StatusOr<FixtureReport> r =
-      CheckFixture(*net, TempFile("fixture.json", fixture.dump()), 1e-4);
+  const testing::TempFile changed = NetTestFile("fixture.json", fixture.dump());
+  absl::StatusOr<FixtureReport> r = CheckFixture(*net, changed.path(), 1e-4);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("sample 1 priors[0]"), std::string::npos)
       << r.status();
-  EXPECT_FALSE(CheckFixture(*net, TempFile("bad.json", "{nope")).ok());
-  EXPECT_FALSE(CheckFixture(*net, TempFile("empty.json", "{}")).ok());
+  const testing::TempFile bad = NetTestFile("bad.json", "{nope");
+  EXPECT_FALSE(CheckFixture(*net, bad.path()).ok());
+  const testing::TempFile empty = NetTestFile("empty.json", "{}");
+  EXPECT_FALSE(CheckFixture(*net, empty.path()).ok());
 }
 
 // The loader's message for `bytes`, which must be refused.

@@ -11,6 +11,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <system_error>
 
 #include "engine/movegen.h"
 #include "engine/regions.h"
@@ -21,11 +22,15 @@
 namespace wallgo::search::net {
 namespace {
 
+// The folder of this test's files, removed after each test (NetData).
+std::filesystem::path TempDir() {
+  return std::filesystem::temp_directory_path() /
+         ("wallgo_net_data_test_" + std::to_string(::getpid()));
+}
+
 std::string TempPath(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("wallgo_net_data_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / name).string();
+  std::filesystem::create_directories(TempDir());
+  const std::string path = (TempDir() / name).string();
   std::filesystem::remove(path);
   return path;
 }
@@ -34,6 +39,14 @@ std::string Bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
+
+class NetData : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(TempDir(), ignored);
+  }
+};
 
 GenerateOptions Small() {
   GenerateOptions o;
@@ -65,7 +78,7 @@ void ExpectResumeRefused(const std::string& path,
   }
 }
 
-TEST(NetData, RoundTripRecordsWholeGames) {
+TEST_F(NetData, RoundTripRecordsWholeGames) {
   const std::string path = TempPath("round_trip.wgd");
   const GenerateOptions o = Small();
   ASSERT_TRUE(GenerateData(path, o).ok());
@@ -127,7 +140,7 @@ TEST(NetData, RoundTripRecordsWholeGames) {
   EXPECT_EQ(records->back().ply + 1, records->back().game_length);
 }
 
-TEST(NetData, KilledRunResumesToTheSameBytes) {
+TEST_F(NetData, KilledRunResumesToTheSameBytes) {
   const GenerateOptions o = Small();
   const std::string whole = Generate("whole.wgd", o);
   EXPECT_FALSE(ReadDataFile(TempPath("missing.wgd")).ok());
@@ -154,7 +167,7 @@ TEST(NetData, KilledRunResumesToTheSameBytes) {
   EXPECT_EQ(Bytes(path), whole);
 }
 
-TEST(NetData, JobsAndShardsChangeNothingButSpeed) {
+TEST_F(NetData, JobsAndShardsChangeNothingButSpeed) {
   GenerateOptions o = Small();
   const std::string one_job_path = TempPath("jobs1.wgd");
   o.jobs = 1;
@@ -187,7 +200,7 @@ TEST(NetData, JobsAndShardsChangeNothingButSpeed) {
   EXPECT_EQ(seen, (std::set<uint32_t>{0, 1, 2}));
 }
 
-TEST(NetData, RefusesOtherOptionsAndForeignFiles) {
+TEST_F(NetData, RefusesOtherOptionsAndForeignFiles) {
   GenerateOptions o = Small();
   o.games = 1;
   const std::string path = TempPath("options.wgd");
@@ -219,7 +232,7 @@ TEST(NetData, RefusesOtherOptionsAndForeignFiles) {
   EXPECT_FALSE(GenerateData(TempPath("bad.wgd"), bad).ok());
 }
 
-TEST(NetData, PlayoutCapRandomisationRecordsPolicyOnlyForFullSearches) {
+TEST_F(NetData, PlayoutCapRandomisationRecordsPolicyOnlyForFullSearches) {
   GenerateOptions o = Small();
   o.games = 6;
   o.visits = 48;
@@ -276,7 +289,7 @@ std::shared_ptr<const Network> ShippedNetwork(int generation) {
                       : nullptr;
 }
 
-TEST(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
+TEST_F(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
   const std::shared_ptr<const Network> network = ShippedNetwork(1);
   ASSERT_NE(network, nullptr);
   GenerateOptions hybrid = Small();
@@ -313,7 +326,7 @@ TEST(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
 // its policy in the priors, recorded in the header, so that a resumed run
 // with other ones is refused; files made before they were recorded (zeros:
 // no shortlist, no blend) still read and resume with 0, 0.
-TEST(NetData, HybridSelfPlaySearchesWithTheEnginesShortlistAndBlend) {
+TEST_F(NetData, HybridSelfPlaySearchesWithTheEnginesShortlistAndBlend) {
   GenerateOptions engine = Small();
   engine.games = 1;
   engine.eval = EvalKind::kHybrid;
