@@ -206,7 +206,7 @@ void Backup(Graph& graph, const std::vector<PathStep>& path, int players,
     const PathStep& step = path[depth];
     Node& n = graph.node(step.node);
     if (step.deferred) {
-      pending->Add(step, depth, change.before);
+      pending->Add(step, depth);
       change.before = change.after = n.q.Load(players);
     } else {
       change = AddVisit(graph, n, step.edge, change, players);
@@ -214,32 +214,31 @@ void Backup(Graph& graph, const std::vector<PathStep>& path, int players,
   }
 }
 
-void PendingVisits::Add(const PathStep& step, int depth,
-                        const Value& child_before) {
+void PendingVisits::Add(const PathStep& step, int depth) {
   for (Entry& e : entries_) {
     if (e.node == step.node && e.edge == step.edge && e.depth == depth) {
       ++e.count;
       return;
     }
   }
-  entries_.push_back({step.node, step.edge, depth, 1, child_before});
+  entries_.push_back({step.node, step.edge, depth, 1});
 }
 
 void PendingVisits::Flush(Graph& graph, int players) {
   std::stable_sort(
-      entries_.begin(), entries_.end(),
-      [](const Entry& a, const Entry& b) { return a.depth > b.depth; });
-  for (const Entry& entry : entries_) {
+      entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
+        return a.depth != b.depth ? a.depth > b.depth : a.node < b.node;
+      });
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const Entry& entry = entries_[i];
     Node& n = graph.node(entry.node);
-    Edge& e = graph.edge(n, entry.edge);
-    const int32_t weight = n.weight.load(std::memory_order_relaxed);
-    const int32_t old_visits =
-        e.visits.fetch_add(entry.count, std::memory_order_acq_rel);
-    const NodeId child = e.child.load(std::memory_order_acquire);
-    if (child == kNoNode) continue;
-    const ValueChange change = {entry.child_before,
-                                graph.node(child).q.Load(players)};
-    CountVisits(graph, n, e, weight, old_visits, entry.count, change, players);
+    graph.edge(n, entry.edge)
+        .visits.fetch_add(entry.count, std::memory_order_acq_rel);
+    // One recompute per node, after its last edge at this depth is counted.
+    const bool last_of_node = i + 1 == entries_.size() ||
+                              entries_[i + 1].node != entry.node ||
+                              entries_[i + 1].depth != entry.depth;
+    if (last_of_node) UpdateNode(graph, n, players);
   }
   entries_.clear();
 }

@@ -70,15 +70,16 @@ ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
 
 // One thread's visits through deferred steps, not yet written to the
 // graph. Flush writes them, deepest nodes first: each edge's visits in one
-// increment, and its node's value as AddVisit moves it, for that many
-// visits of a child whose value went from what it was at the first of them
-// to what it is now (a full recompute where AddVisit would make one). Node
-// ids must not move between Add and Flush (flush before a recycling).
+// increment, then a full recompute of the node (UpdateNode) from its
+// children's values as they are now. An incremental step, as AddVisit
+// makes, would need the child's value before these visits, and by the
+// flush other threads' backups have already counted part of its change
+// since: counted again, a node's value left [0, 1]. Node ids must not move
+// between Add and Flush (flush before a recycling).
 class PendingVisits {
  public:
-  // A visit through `step`, at `depth` in its path, whose child's value
-  // was `child_before` before the playout's backup.
-  void Add(const PathStep& step, int depth, const Value& child_before);
+  // A visit through `step`, at `depth` in its path.
+  void Add(const PathStep& step, int depth);
   bool empty() const { return entries_.empty(); }
   void Flush(Graph& graph, int players);
 
@@ -88,7 +89,6 @@ class PendingVisits {
     int edge;
     int depth;
     int32_t count;
-    Value child_before;
   };
   std::vector<Entry> entries_;
 };

@@ -154,26 +154,29 @@ TEST_F(TreePolicyTest, DeferredVisitsWaitForTheFlushAndThenCountInOneStep) {
               1e-6);
 }
 
-// A flush moves a wide node's value as AddVisit would: the child's change
-// since its first deferred visit replaces its old value in the N visits
-// counted before, plus the new visits at its new value.
-TEST_F(TreePolicyTest, AFlushCountsTheChildsChangeSinceItsFirstDeferredVisit) {
+// A flush recomputes its node from the children's values as they are then:
+// a change of the child that another thread's backup has already counted in
+// the node's value is not counted again (counted twice, values left [0, 1]).
+TEST_F(TreePolicyTest, AFlushCountsNoChildsChangeTwice) {
   const NodeId root = Add(0, TwoPlayer(0.5f, 0));
   std::vector<NodeId> children;
   for (int i = 0; i < 6; ++i) children.push_back(Add(1, TwoPlayer(0.6f, 0)));
   Expand(root, children);
   for (int i = 0; i < 6; ++i) EdgeOf(root, i).visits.store(2);
   UpdateNode(graph_, graph_.node(root), kPlayers);  // weight 13
-  const float q_before = graph_.node(root).q.Load().win[0];
   PendingVisits pending;
-  pending.Add({root, 0, /*deferred=*/true}, 0,
-              graph_.node(children[0]).q.Load(kPlayers));
+  pending.Add({root, 0, /*deferred=*/true}, 0);
+  // Another thread's playout through edge 0 moves the child from 0.6 to
+  // 0.8 and counts that change in the root's value.
   graph_.node(children[0]).q.Store(TwoPlayer(0.8f, 0), kPlayers);
+  EdgeOf(root, 0).virtual_loss.store(1);
+  AddVisit(graph_, graph_.node(root), 0,
+           {TwoPlayer(0.6f, 0), TwoPlayer(0.8f, 0)}, kPlayers);
   pending.Flush(graph_, kPlayers);
-  EXPECT_EQ(EdgeOf(root, 0).visits.load(), 3);
-  EXPECT_EQ(graph_.node(root).weight.load(), 14);
+  EXPECT_EQ(EdgeOf(root, 0).visits.load(), 4);
+  EXPECT_EQ(graph_.node(root).weight.load(), 15);
   EXPECT_NEAR(graph_.node(root).q.Load().win[0],
-              (13 * q_before + 2 * (0.8f - 0.6f) + 0.8f) / 14, 1e-6);
+              (0.5f + 4 * 0.8f + 10 * 0.6f) / 15, 1e-6);
 }
 
 TEST_F(TreePolicyTest, ChildThatIsASureWinDecidesTheParent) {
