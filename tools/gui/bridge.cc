@@ -63,6 +63,7 @@ Bridge::Bridge(std::vector<EngineSpec> engines, BridgeOptions options,
     workers_.push_back(std::make_unique<EngineWorker>(
         specs_[i].name, specs_[i].command, log_.get(), options_.timeouts,
         std::move(callbacks)));
+    shown_status_.push_back(workers_.back()->status());
   }
   timer_ = std::thread([this] { RunTimer(); });
 }
@@ -378,13 +379,14 @@ void Bridge::OnAnalysis(uint64_t token, std::vector<Candidate> candidates) {
 void Bridge::OnStatus() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (closing_) return;
-  for (const auto& worker : workers_) {
-    const EngineStatus status = worker->status();
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    const EngineStatus status = workers_[i]->status();
     if (status.state == EngineState::kFailed) {
       event_key_.clear();
-      event_ = absl::StrCat(worker->name(), " ", status.detail,
+      event_ = absl::StrCat(workers_[i]->name(), " ", status.detail,
                             "; the game is kept: restart the engine to go on");
     }
+    shown_status_[i] = status;
   }
   // A restarted engine picks up the move it owes.
   Schedule();

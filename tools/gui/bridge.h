@@ -74,8 +74,8 @@ class Bridge {
   std::string StateJson();
   // A line of the games list: seats, moves, turn and result.
   nlohmann::json Summary();
-  // The whole game as a line of `wallgo-referee` records (tools/records/records.h), or ""
-  // while it is not over.
+  // The whole game as a line of `wallgo-referee` records
+  // (tools/records/records.h), or "" while it is not over.
   std::string RecordLine();
 
  private:
@@ -160,6 +160,9 @@ class Bridge {
   std::vector<records::GameRecord> records_;
   int record_shown_ = -1;
   std::string event_;  // the last engine failure, for people
+  // Each engine's status as the states show it: taken in OnStatus together
+  // with event_, so that no state shows a failure without its event.
+  std::vector<EngineStatus> shown_status_;
   // The page's catalogue key of event_ where it has one, and its colour.
   std::string event_key_, event_colour_;
   bool closing_ = false;  // the destructor has begun: callbacks do nothing

@@ -41,9 +41,9 @@ json Bridge::StateLocked() const {
   state["type"] = "state";
   state["version"] = version_;
   json engines = json::array();
-  for (const auto& worker : workers_) {
-    const EngineStatus status = worker->status();
-    engines.push_back({{"name", worker->name()},
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    const EngineStatus& status = shown_status_[i];
+    engines.push_back({{"name", workers_[i]->name()},
                        {"state", StateName(status.state)},
                        {"detail", status.detail},
                        {"pid", status.pid}});
