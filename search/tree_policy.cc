@@ -52,17 +52,14 @@ void RefreshUtility(Edge& e, float u) {
 }
 
 // A decided node takes its best child's value, not an average; a proven
-// child may decide its parent.
-// With `count` visits added at once (PendingVisits), when one of the weights
-// they pass, [weight, weight + count), would have had the full recompute.
-bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight,
-                        int32_t count) {
+// child may decide its parent. Otherwise small nodes, and every period-th
+// weight of the others.
+bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight) {
   const int tried = n.tried.load(std::memory_order_relaxed);
   const int32_t period = std::max(kFullEvery, tried / kFullShare);
   return n.proof.load(std::memory_order_relaxed) != Proof::kNone ||
          child.proof.load(std::memory_order_acquire) != Proof::kNone ||
-         tried <= kAlwaysFullUpTo ||
-         (weight + count - 1) / period != (weight - 1) / period;
+         tried <= kAlwaysFullUpTo || weight / period != (weight - 1) / period;
 }
 
 // The index of the first largest of `values[0, count)` (0 when count is 0).
@@ -141,46 +138,6 @@ PathStep SelectStep(Graph& graph, NodeId id, double c_puct,
   return {id, best, deferred};
 }
 
-namespace {
-
-// Moves n's value for `count` visits just counted on edge e (whose child's
-// value went from child.before to child.after), the weight and the edge's
-// visits read before they were counted: a full recompute where one is due,
-// else Q' = (W Q + N (q'_c - q_c) + count q'_c) / (W + count), the child's
-// new value replacing its old one in the N visits counted before.
-ValueChange CountVisits(Graph& graph, Node& n, Edge& e, int32_t weight,
-                        int32_t old_visits, int32_t count,
-                        const ValueChange& child, int players) {
-  e.utility.store(child.after.Utility(n.to_move), std::memory_order_relaxed);
-  ValueChange change;
-  change.before = n.q.Load(players);
-  const Node& c = graph.node(e.child.load(std::memory_order_acquire));
-  if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) {
-    change.after = change.before;
-  } else if (NeedsFullRecompute(n, c, weight, count)) {
-    UpdateNode(graph, n, players);
-    change.after = n.q.Load(players);
-  } else {
-    auto step = [&](float q, float child_before, float child_after) {
-      return (weight * q + old_visits * (child_after - child_before) +
-              count * child_after) /
-             static_cast<float>(weight + count);
-    };
-    for (int k = 0; k < players; ++k) {
-      change.after.win[k] =
-          step(change.before.win[k], child.before.win[k], child.after.win[k]);
-      change.after.margin[k] =
-          step(change.before.margin[k], child.before.margin[k],
-               child.after.margin[k]);
-    }
-    n.q.Store(change.after, players);
-    n.weight.store(weight + count, std::memory_order_relaxed);
-  }
-  return change;
-}
-
-}  // namespace
-
 ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
                      int players) {
   Edge& e = graph.edge(n, i);
@@ -191,7 +148,34 @@ ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
   const int32_t weight = n.weight.load(std::memory_order_relaxed);
   const int32_t old_visits = e.visits.fetch_add(1, std::memory_order_acq_rel);
   e.virtual_loss.fetch_sub(1, std::memory_order_relaxed);
-  return CountVisits(graph, n, e, weight, old_visits, 1, child, players);
+  e.utility.store(child.after.Utility(n.to_move), std::memory_order_relaxed);
+  ValueChange change;
+  change.before = n.q.Load(players);
+  const Node& c = graph.node(e.child.load(std::memory_order_acquire));
+  if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) {
+    change.after = change.before;
+  } else if (NeedsFullRecompute(n, c, weight)) {
+    UpdateNode(graph, n, players);
+    change.after = n.q.Load(players);
+  } else {
+    // Q' = (W Q + N (q'_c - q_c) + q'_c) / (W + 1): the child's new value
+    // replaces its old one in the N visits counted before, plus this one.
+    auto step = [&](float q, float child_before, float child_after) {
+      return (weight * q + old_visits * (child_after - child_before) +
+              child_after) /
+             static_cast<float>(weight + 1);
+    };
+    for (int k = 0; k < players; ++k) {
+      change.after.win[k] =
+          step(change.before.win[k], child.before.win[k], child.after.win[k]);
+      change.after.margin[k] =
+          step(change.before.margin[k], child.before.margin[k],
+               child.after.margin[k]);
+    }
+    n.q.Store(change.after, players);
+    n.weight.store(weight + 1, std::memory_order_relaxed);
+  }
+  return change;
 }
 
 void Backup(Graph& graph, const std::vector<PathStep>& path, int players,
