@@ -54,12 +54,14 @@ void RefreshUtility(Edge& e, float u) {
 // A decided node takes its best child's value, not an average; a proven
 // child may decide its parent. Otherwise small nodes, and every period-th
 // weight of the others.
-bool NeedsFullRecompute(const Node& n, const Node& child, int32_t weight) {
+// `count` visits are added to a node of `weight` (a flush adds several).
+bool NeedsFullRecompute(const Node& n, bool child_proven, int32_t weight,
+                        int32_t count = 1) {
   const int tried = n.tried.load(std::memory_order_relaxed);
   const int32_t period = std::max(kFullEvery, tried / kFullShare);
   return n.proof.load(std::memory_order_relaxed) != Proof::kNone ||
-         child.proof.load(std::memory_order_acquire) != Proof::kNone ||
-         tried <= kAlwaysFullUpTo || weight / period != (weight - 1) / period;
+         child_proven || tried <= kAlwaysFullUpTo ||
+         (weight - 1) / period != (weight + count - 1) / period;
 }
 
 // The index of the first largest of `values[0, count)` (0 when count is 0).
@@ -154,7 +156,9 @@ ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
   const Node& c = graph.node(e.child.load(std::memory_order_acquire));
   if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) {
     change.after = change.before;
-  } else if (NeedsFullRecompute(n, c, weight)) {
+  } else if (NeedsFullRecompute(
+                 n, c.proof.load(std::memory_order_acquire) != Proof::kNone,
+                 weight)) {
     UpdateNode(graph, n, players);
     change.after = n.q.Load(players);
   } else {
@@ -213,18 +217,61 @@ void PendingVisits::Flush(Graph& graph, int players) {
       entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
         return a.depth != b.depth ? a.depth > b.depth : a.node < b.node;
       });
-  for (size_t i = 0; i < entries_.size(); ++i) {
-    const Entry& entry = entries_[i];
-    Node& n = graph.node(entry.node);
-    graph.edge(n, entry.edge)
-        .visits.fetch_add(entry.count, std::memory_order_acq_rel);
-    // One recompute per node, after its last edge at this depth is counted.
-    const bool last_of_node = i + 1 == entries_.size() ||
-                              entries_[i + 1].node != entry.node ||
-                              entries_[i + 1].depth != entry.depth;
-    if (last_of_node) UpdateNode(graph, n, players);
+  for (size_t first = 0; first < entries_.size();) {
+    size_t end = first + 1;
+    while (end < entries_.size() &&
+           entries_[end].node == entries_[first].node &&
+           entries_[end].depth == entries_[first].depth) {
+      ++end;
+    }
+    FlushNode(graph, players, first, end);
+    first = end;
   }
   entries_.clear();
+}
+
+// Counts entries [first, end), all edges of one node at one depth, and
+// updates the node: in full (UpdateNode) as often as AddVisit would, and
+// otherwise by the new visits alone, each at its child's value now:
+//   Q' = (W Q + sum k q_child) / (W + sum k).
+// That mean of values stays a value; the change of the children's values
+// in their older visits waits for the next full recompute, as a change
+// through another parent does in AddVisit.
+void PendingVisits::FlushNode(Graph& graph, int players, size_t first,
+                              size_t end) {
+  Node& n = graph.node(entries_[first].node);
+  // Read before the increments, as in AddVisit.
+  const int32_t weight = n.weight.load(std::memory_order_relaxed);
+  Value sum;
+  int32_t added = 0;
+  bool child_proven = false;
+  for (size_t i = first; i < end; ++i) {
+    Edge& e = graph.edge(n, entries_[i].edge);
+    const int32_t count = entries_[i].count;
+    e.visits.fetch_add(count, std::memory_order_acq_rel);
+    const Node& c = graph.node(e.child.load(std::memory_order_acquire));
+    child_proven =
+        child_proven || c.proof.load(std::memory_order_acquire) != Proof::kNone;
+    const Value v = c.q.Load(players);
+    RefreshUtility(e, v.Utility(n.to_move));
+    for (int k = 0; k < players; ++k) {
+      sum.win[k] += count * v.win[k];
+      sum.margin[k] += count * v.margin[k];
+    }
+    added += count;
+  }
+  if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) return;
+  if (NeedsFullRecompute(n, child_proven, weight, added)) {
+    UpdateNode(graph, n, players);
+    return;
+  }
+  Value q = n.q.Load(players);
+  for (int k = 0; k < players; ++k) {
+    q.win[k] = (weight * q.win[k] + sum.win[k]) / (weight + added);
+    q.margin[k] = (weight * q.margin[k] + sum.margin[k]) / (weight + added);
+  }
+  n.q.Store(q, players);
+  n.weight.store(weight + added, std::memory_order_relaxed);
 }
 
 void UpdateNode(Graph& graph, Node& n, int players) {

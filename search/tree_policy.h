@@ -70,12 +70,13 @@ ValueChange AddVisit(Graph& graph, Node& n, int i, const ValueChange& child,
 
 // One thread's visits through deferred steps, not yet written to the
 // graph. Flush writes them, deepest nodes first: each edge's visits in one
-// increment, then a full recompute of the node (UpdateNode) from its
-// children's values as they are now. An incremental step, as AddVisit
-// makes, would need the child's value before these visits, and by the
-// flush other threads' backups have already counted part of its change
-// since: counted again, a node's value left [0, 1]. Node ids must not move
-// between Add and Flush (flush before a recycling).
+// increment, then the node's value, either recomputed in full
+// (UpdateNode) as often as AddVisit would, or moved by the new visits
+// alone, each at its child's value now. It does not move the node by the
+// children's change since their deferred visits, as AddVisit's step does:
+// by the flush other threads' backups have already counted part of that
+// change, and counted again it took a node's value out of [0, 1]. Node
+// ids must not move between Add and Flush (flush before a recycling).
 class PendingVisits {
  public:
   // A visit through `step`, at `depth` in its path.
@@ -90,6 +91,8 @@ class PendingVisits {
     int depth;
     int32_t count;
   };
+  void FlushNode(Graph& graph, int players, size_t first, size_t end);
+
   std::vector<Entry> entries_;
 };
 

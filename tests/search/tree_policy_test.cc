@@ -179,6 +179,50 @@ TEST_F(TreePolicyTest, AFlushCountsNoChildsChangeTwice) {
               (0.5f + 4 * 0.8f + 10 * 0.6f) / 15, 1e-6);
 }
 
+// A root of six tried edges (more than are always recomputed in full), two
+// visits each, children at 0.6: weight 13, value 7.7 / 13.
+class FlushTest : public TreePolicyTest {
+ protected:
+  void SetUp() override {
+    root_ = Add(0, TwoPlayer(0.5f, 0));
+    for (int i = 0; i < 6; ++i) children_.push_back(Add(1, TwoPlayer(0.6f, 0)));
+    Expand(root_, children_);
+    for (int i = 0; i < 6; ++i) EdgeOf(root_, i).visits.store(2);
+    UpdateNode(graph_, graph_.node(root_), kPlayers);
+  }
+  // `count` deferred visits through edge 0, whose child has moved to 0.8
+  // through another parent, then a flush.
+  void FlushAfterTheChildMoved(int count) {
+    PendingVisits pending;
+    for (int i = 0; i < count; ++i) pending.Add({root_, 0, true}, 0);
+    graph_.node(children_[0]).q.Store(TwoPlayer(0.8f, 0), kPlayers);
+    pending.Flush(graph_, kPlayers);
+  }
+  NodeId root_;
+  std::vector<NodeId> children_;
+};
+
+// Between full recomputes a flush moves the value by its new visits alone,
+// each at the child's value now; the child's older visits keep its old
+// value until the next full recompute, as in AddVisit.
+TEST_F(FlushTest, AFlushCountsItsVisitsAtTheChildsValueNow) {
+  FlushAfterTheChildMoved(3);
+  EXPECT_EQ(EdgeOf(root_, 0).visits.load(), 5);
+  EXPECT_EQ(graph_.node(root_).weight.load(), 16);
+  EXPECT_NEAR(graph_.node(root_).q.Load().win[0], (7.7f + 3 * 0.8f) / 16, 1e-6);
+  EXPECT_FLOAT_EQ(EdgeOf(root_, 0).utility.load(),
+                  TwoPlayer(0.8f, 0).Utility(0));
+}
+
+// Weight 13 + 4 passes 16, a multiple of the recompute period (8): the
+// flush recomputes the root in full, as AddVisit's 16th visit would.
+TEST_F(FlushTest, AFlushThatPassesTheRecomputePeriodRecomputesInFull) {
+  FlushAfterTheChildMoved(4);
+  EXPECT_EQ(graph_.node(root_).weight.load(), 17);
+  EXPECT_NEAR(graph_.node(root_).q.Load().win[0],
+              (0.5f + 6 * 0.8f + 10 * 0.6f) / 17, 1e-6);
+}
+
 TEST_F(TreePolicyTest, ChildThatIsASureWinDecidesTheParent) {
   const NodeId root = Add(0, TwoPlayer(0.5f, 0));
   const NodeId unknown = Add(1, TwoPlayer(0.7f, 3));
