@@ -86,10 +86,14 @@ po::options_description AnalysisFlags() {
 
 po::options_description SpeedtestFlags() {
   po::options_description flags(
-      "speedtest job (wallgo speedtest [--threads N] [--seconds S])");
+      "speedtest job (wallgo speedtest [--threads N] [--seconds S] "
+      "[--rounds R])");
   flags.add_options()("seconds", po::value<double>()->value_name("S"),
                       "each measurement's time (default 3; --threads: the "
-                      "most threads measured, default the cores there are)");
+                      "most threads measured, default the cores there are)")(
+      "rounds", po::value<int>()->value_name("R"),
+      "passes over the positions, each S long, the search and its ceiling "
+      "side by side (default 1)");
   return flags;
 }
 
@@ -258,12 +262,18 @@ absl::Status ApplyAnalysisFlags(const po::variables_map& vm, Invocation& inv) {
   return absl::OkStatus();
 }
 
-// --seconds, and --threads as the most threads (the threads option's range).
+// --seconds, --rounds, and --threads as the most threads (the threads option's
+// range).
 absl::Status ApplySpeedtestFlags(const po::variables_map& vm, Invocation& inv) {
   constexpr double kMaxSeconds = 3600;
+  constexpr int kMaxRounds = 1000;
   if (inv.job != Job::kSpeedtest) {
-    if (vm.count("seconds") == 0) return absl::OkStatus();
-    return absl::InvalidArgumentError("--seconds belongs to the speedtest job");
+    for (const char* flag : {"seconds", "rounds"}) {
+      if (vm.count(flag) == 0) continue;
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", flag, " belongs to the speedtest job"));
+    }
+    return absl::OkStatus();
   }
   const unsigned cores = std::thread::hardware_concurrency();
   inv.speedtest.max_threads = vm.count("threads") ? inv.search.threads
@@ -273,6 +283,11 @@ absl::Status ApplySpeedtestFlags(const po::variables_map& vm, Invocation& inv) {
   if (!(inv.speedtest.seconds > 0 && inv.speedtest.seconds <= kMaxSeconds)) {
     return absl::InvalidArgumentError(
         absl::StrCat("--seconds must be in (0, ", kMaxSeconds, "]"));
+  }
+  inv.speedtest.rounds = vm.count("rounds") ? vm["rounds"].as<int>() : 1;
+  if (inv.speedtest.rounds < 1 || inv.speedtest.rounds > kMaxRounds) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--rounds must be in [1, ", kMaxRounds, "]"));
   }
   return absl::OkStatus();
 }

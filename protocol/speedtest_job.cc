@@ -49,8 +49,9 @@ std::string SpeedtestSummary(const std::vector<search::SpeedtestRow>& rows) {
 std::string SpeedtestTitle(const search::SpeedtestConfig& config) {
   return absl::StrFormat(
       "speedtest: up to %d threads (%u cores here), %.1f s a measurement "
-      "over 4 positions (setup, early, middle, late)\n",
-      config.max_threads, std::thread::hardware_concurrency(), config.seconds);
+      "over 4 positions (setup, early, middle, late)%s\n",
+      config.max_threads, std::thread::hardware_concurrency(), config.seconds,
+      config.rounds > 1 ? absl::StrFormat(", %d rounds", config.rounds) : "");
 }
 
 }  // namespace wallgo::protocol

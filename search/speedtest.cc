@@ -27,46 +27,68 @@ double CpuSeconds() {
   return static_cast<double>(now.tv_sec) + 1e-9 * now.tv_nsec;
 }
 
-// One searcher's pass over the stage positions, each from an empty graph
-// for seconds / positions: its playouts and wall time.
-SpeedSample SearchStages(const SearchOptions& options, double seconds) {
-  constexpr int kPositions = std::size(kStagePositions);
-  SearchOptions timed = options;
-  timed.visits = 0;
-  timed.movetime_s = seconds / kPositions;
-  timed.movetime_set = true;
-  const std::unique_ptr<Searcher> searcher = MakeSearcher(timed);
+// `count` searches of `threads` threads each, on graphs of their own.
+std::vector<std::unique_ptr<Searcher>> MakeSearchers(
+    const SearchOptions& options, int threads, int count, double seconds) {
+  SearchOptions each = options;
+  each.threads = threads;
+  each.hash_mb = std::min(kHashMbPerThread * threads, kMaxHashMb);
+  each.visits = 0;
+  each.movetime_s = seconds;
+  each.movetime_set = true;
+  std::vector<std::unique_ptr<Searcher>> searchers;
+  for (int i = 0; i < count; ++i) searchers.push_back(MakeSearcher(each));
+  return searchers;
+}
+
+// The searchers all at once, each from an empty graph on `pos`: their
+// playouts, the longest one's time, and the process's CPU time.
+SpeedSample SearchAtOnce(
+    const std::vector<std::unique_ptr<Searcher>>& searchers,
+    const Position& pos) {
+  std::vector<SearchInfo> infos(searchers.size());
+  for (const std::unique_ptr<Searcher>& searcher : searchers) searcher->Clear();
+  const double cpu_start = CpuSeconds();
+  std::vector<std::thread> runners;
+  for (size_t i = 0; i < searchers.size(); ++i) {
+    runners.emplace_back([&, i] {
+      infos[i] = searchers[i]->Search(pos, Limits{}, nullptr, 0).info;
+    });
+  }
+  for (std::thread& runner : runners) runner.join();
   SpeedSample sample;
-  for (int index : kStagePositions) {
-    searcher->Clear();
-    const Position pos = BenchStart(BenchPositions()[index]);
-    const SearchResult result = searcher->Search(pos, Limits{}, nullptr, 0);
-    sample.playouts += result.info.total_visits;
-    sample.seconds += result.info.elapsed_s;
+  sample.cpu_seconds = CpuSeconds() - cpu_start;
+  for (const SearchInfo& info : infos) {
+    sample.playouts += info.total_visits;
+    sample.seconds = std::max(sample.seconds, info.elapsed_s);
   }
   return sample;
 }
 
-// `searches` searches of `threads` threads each, all at once.
-SpeedSample Measure(const SearchOptions& options, int threads, int searches,
-                    double seconds) {
-  SearchOptions each = options;
-  each.threads = threads;
-  each.hash_mb = std::min(kHashMbPerThread * threads, kMaxHashMb);
-  std::vector<SpeedSample> samples(searches);
-  const double cpu_start = CpuSeconds();
-  std::vector<std::thread> runners;
-  for (int i = 0; i < searches; ++i) {
-    runners.emplace_back([&, i] { samples[i] = SearchStages(each, seconds); });
+void Add(SpeedSample& total, const SpeedSample& part) {
+  total.playouts += part.playouts;
+  total.seconds += part.seconds;
+  total.cpu_seconds += part.cpu_seconds;
+}
+
+// One row: position by position, the search, then its ceiling, so that a
+// host whose speed drifts (a shared virtual machine) slows both alike.
+SpeedtestRow MeasureRow(const SearchOptions& options,
+                        const SpeedtestConfig& config, int threads) {
+  const double seconds = config.seconds / std::size(kStagePositions);
+  const auto search = MakeSearchers(options, threads, 1, seconds);
+  const auto ceiling = threads > 1 ? MakeSearchers(options, 1, threads, seconds)
+                                   : std::vector<std::unique_ptr<Searcher>>{};
+  SpeedtestRow row;
+  row.threads = threads;
+  for (int round = 0; round < config.rounds; ++round) {
+    for (int index : kStagePositions) {
+      const Position pos = BenchStart(BenchPositions()[index]);
+      Add(row.search, SearchAtOnce(search, pos));
+      if (!ceiling.empty()) Add(row.ceiling, SearchAtOnce(ceiling, pos));
+    }
   }
-  for (std::thread& runner : runners) runner.join();
-  SpeedSample total;
-  total.cpu_seconds = CpuSeconds() - cpu_start;
-  for (const SpeedSample& s : samples) {
-    total.playouts += s.playouts;
-    total.seconds = std::max(total.seconds, s.seconds);
-  }
-  return total;
+  return row;
 }
 
 }  // namespace
@@ -83,14 +105,8 @@ std::vector<SpeedtestRow> RunSpeedtest(
     const std::function<void(const SpeedtestRow&)>& on_row) {
   std::vector<SpeedtestRow> rows;
   for (int threads : SpeedtestThreadCounts(config.max_threads)) {
-    SpeedtestRow row;
-    row.threads = threads;
-    row.search = Measure(options, threads, 1, config.seconds);
-    if (threads > 1) {
-      row.ceiling = Measure(options, 1, threads, config.seconds);
-    }
-    if (on_row) on_row(row);
-    rows.push_back(row);
+    rows.push_back(MeasureRow(options, config, threads));
+    if (on_row) on_row(rows.back());
   }
   return rows;
 }

@@ -40,11 +40,14 @@ struct SpeedtestRow {
 struct SpeedtestConfig {
   int max_threads = 1;
   double seconds = 1;  // each measurement, shared among the positions
+  int rounds = 1;      // passes over the positions, each adding its figures
 };
 
 // Runs the measurements in order, handing each row to `on_row` as it is
-// done. `options` gives the evaluation and level; threads, time, visits and
-// hash are the speedtest's own (each graph large enough not to fill).
+// done. A row measures position by position, the search and then its
+// ceiling, `rounds` times over, and adds up what each took. `options` gives the
+// evaluation and level; threads, time, visits and hash are the speedtest's own
+// (each graph large enough not to fill).
 std::vector<SpeedtestRow> RunSpeedtest(
     const SearchOptions& options, const SpeedtestConfig& config,
     const std::function<void(const SpeedtestRow&)>& on_row);

@@ -44,6 +44,8 @@ TEST(CliTest, BadFlagsAndValuesExitWithStatusTwoAndAOneLineError) {
        "speedtest, analysis)"},
       {"speedtest --seconds 0", "wallgo: --seconds must be in (0, 3600]"},
       {"--seconds 2", "wallgo: --seconds belongs to the speedtest job"},
+      {"speedtest --rounds 0", "wallgo: --rounds must be in [1, 1000]"},
+      {"bench --rounds 2", "wallgo: --rounds belongs to the speedtest job"},
       {"--depth 3",
        "wallgo: --depth, --position, --rules, --moves and --divide "
        "belong to the perft job"},

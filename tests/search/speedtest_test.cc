@@ -18,17 +18,18 @@ TEST(SpeedtestTest, ThreadedRowsMeasureTheSearchAndTheCeiling) {
   SearchOptions options;  // the classic evaluation
   std::vector<int> reported;
   const std::vector<SpeedtestRow> rows = RunSpeedtest(
-      options, {.max_threads = 2, .seconds = 0.2},
+      options, {.max_threads = 2, .seconds = 0.2, .rounds = 2},
       [&](const SpeedtestRow& row) { reported.push_back(row.threads); });
   EXPECT_EQ(reported, std::vector<int>({1, 2}));
   ASSERT_EQ(rows.size(), 2u);
   for (const SpeedtestRow& row : rows) {
     EXPECT_GT(row.search.playouts, 0);
-    EXPECT_GT(row.search.seconds, 0.1);
+    EXPECT_GT(row.search.seconds, 0.3);  // two rounds of 0.2 s
     EXPECT_GT(row.search.cpu_seconds, 0);
   }
   EXPECT_EQ(rows[0].ceiling.playouts, 0);  // one thread has no ceiling row
   EXPECT_GT(rows[1].ceiling.playouts, 0);
+  EXPECT_GT(rows[1].ceiling.seconds, 0.3);
   EXPECT_GT(rows[1].ceiling.cpu_seconds, 0);
 }
 
