@@ -530,7 +530,8 @@ class MctsSearcher::Run {
         Abandon(t);
         return false;
       }
-      const PathStep step = SelectStep(graph_, id, c_puct_, defer_from_);
+      const PathStep step =
+          SelectStep(graph_, id, c_puct_, defer_from_, &t.pending);
       Edge& e = graph_.edge(n, step.edge);
       pos.Play(e.move);
       NodeId child = e.child.load(std::memory_order_acquire);

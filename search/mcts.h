@@ -62,10 +62,11 @@ struct MctsConfig {
   // written to the shared graph with the thread's next batch, every
   // deferred_batch playouts (PendingVisits): the top nodes' lines, which
   // every playout passes, are then written a batch at a time instead of
-  // twice a playout. 0 = never (one thread never defers: its search is the
-  // same either way). docs/search.md, "Deferred visits".
+  // twice a playout. The thread's own choices count its pending visits.
+  // 0 = never (one thread never defers: its search is the same either
+  // way). docs/search.md, "Deferred visits".
   int32_t deferred_visits_per_thread = 256;
-  int deferred_batch = 8;
+  int deferred_batch = 32;
   // Chooses the final move among candidates with probability proportional
   // to visits^(1/temperature) (0 = always the best): weaker, human-like play.
   double move_temperature = 0;

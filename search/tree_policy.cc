@@ -86,8 +86,10 @@ int FirstLargest(const double* values, int count) {
 }
 
 // The edge of n with the best PUCT score (SelectEdge), and its visits; adds
-// no virtual loss.
-std::pair<int, int32_t> BestEdge(Graph& graph, Node& n, double c_puct) {
+// no virtual loss. `own` (may be null) holds the calling thread's deferred
+// visits of node `id`, which count as its visits.
+std::pair<int, int32_t> BestEdge(Graph& graph, NodeId id, Node& n,
+                                 double c_puct, const PendingVisits* own) {
   const int count = EdgesToRead(n, true);
   // The edges are read once, into plain arrays, on which the scores are
   // then computed in vector registers (the divisions were most of the time).
@@ -106,6 +108,13 @@ std::pair<int, int32_t> BestEdge(Graph& graph, Node& n, double c_puct) {
     tries[i] = visits + pending;
     total += tries[i];
   });
+  if (own != nullptr) {
+    own->ForEachOf(id, [&](int i, int32_t visits) {
+      if (i >= count) return;
+      tries[i] += visits;
+      total += visits;
+    });
+  }
   const double explore = c_puct * std::sqrt(double(total) + 1);
   for (int i = 0; i < count; ++i) {
     score[i] = q[i] + explore * prior[i] / (1 + tries[i]);
@@ -116,9 +125,9 @@ std::pair<int, int32_t> BestEdge(Graph& graph, Node& n, double c_puct) {
 
 // Chooses n's best edge; its step is deferred (no virtual loss) when the
 // edge has at least `defer_from` visits and pending (0: never).
-std::pair<int, bool> Choose(Graph& graph, Node& n, double c_puct,
-                            int32_t defer_from) {
-  const auto [best, tries] = BestEdge(graph, n, c_puct);
+std::pair<int, bool> Choose(Graph& graph, NodeId id, Node& n, double c_puct,
+                            int32_t defer_from, const PendingVisits* own) {
+  const auto [best, tries] = BestEdge(graph, id, n, c_puct, own);
   const bool deferred = defer_from > 0 && tries >= defer_from;
   if (!deferred) {
     graph.edge(n, best).virtual_loss.fetch_add(1, std::memory_order_relaxed);
@@ -130,13 +139,13 @@ std::pair<int, bool> Choose(Graph& graph, Node& n, double c_puct,
 }  // namespace
 
 int SelectEdge(Graph& graph, Node& n, double c_puct) {
-  return Choose(graph, n, c_puct, 0).first;
+  return Choose(graph, kNoNode, n, c_puct, 0, nullptr).first;
 }
 
-PathStep SelectStep(Graph& graph, NodeId id, double c_puct,
-                    int32_t defer_from) {
+PathStep SelectStep(Graph& graph, NodeId id, double c_puct, int32_t defer_from,
+                    const PendingVisits* own) {
   const auto [best, deferred] =
-      Choose(graph, graph.node(id), c_puct, defer_from);
+      Choose(graph, id, graph.node(id), c_puct, defer_from, own);
   return {id, best, deferred};
 }
 

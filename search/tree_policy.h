@@ -39,12 +39,17 @@ inline bool SureWin(const Value& v, int player) {
 // one are read.
 int SelectEdge(Graph& graph, Node& n, double c_puct);
 
+class PendingVisits;
+
 // The same for a search with several threads: when the chosen edge already
 // has at least `defer_from` visits (0: never), the step is deferred and
 // takes no virtual loss. Among thousands of visits one pending loss changes
 // no choice, and each write to the busy top nodes' lines costs every other
-// thread a cache miss (docs/search.md, "Deferred visits").
-PathStep SelectStep(Graph& graph, NodeId id, double c_puct, int32_t defer_from);
+// thread a cache miss (docs/search.md, "Deferred visits"). The thread's own
+// deferred visits not yet written (`own`, may be null) count as visits, so
+// that it does not keep choosing an edge as if it had not taken it.
+PathStep SelectStep(Graph& graph, NodeId id, double c_puct, int32_t defer_from,
+                    const PendingVisits* own = nullptr);
 
 // Recomputes n's value from its own evaluation U and its children's values,
 // weighted by edge visits: Q = (U + sum N*Q_child) / (1 + sum N) (KataGo's
@@ -82,6 +87,13 @@ class PendingVisits {
   // A visit through `step`, at `depth` in its path.
   void Add(const PathStep& step, int depth);
   bool empty() const { return entries_.empty(); }
+  // Calls f(edge, visits) for each of node `id`'s edges with visits here.
+  template <typename F>
+  void ForEachOf(NodeId id, F&& f) const {
+    for (const Entry& e : entries_) {
+      if (e.node == id) f(e.edge, e.count);
+    }
+  }
   void Flush(Graph& graph, int players);
 
  private:

@@ -127,6 +127,23 @@ TEST_F(TreePolicyTest, ABusyEdgeIsDeferredWithoutAVirtualLoss) {
   EXPECT_EQ(EdgeOf(root, 0).virtual_loss.load(), 1);
 }
 
+// Until its flush, a thread's deferred visit is in no edge's count; its own
+// next choice still counts it, as a one-thread search would.
+TEST_F(TreePolicyTest, AThreadsOwnDeferredVisitsCountInItsChoices) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  Expand(root, {Add(1, TwoPlayer(0.5f, 0)), Add(1, TwoPlayer(0.5f, 0))});
+  EdgeOf(root, 0).visits.store(10);
+  EdgeOf(root, 1).visits.store(10);
+  const PathStep first = SelectStep(graph_, root, 1.0, /*defer_from=*/10);
+  EXPECT_EQ(first.edge, 0);  // a tie: the first
+  ASSERT_TRUE(first.deferred);
+  PendingVisits pending;
+  pending.Add(first, 0);
+  EXPECT_EQ(SelectStep(graph_, root, 1.0, 10, &pending).edge, 1);
+  // Another thread does not see it.
+  EXPECT_EQ(SelectStep(graph_, root, 1.0, 10).edge, 0);
+}
+
 TEST_F(TreePolicyTest, DeferredVisitsWaitForTheFlushAndThenCountInOneStep) {
   const auto [root, mid] = RootMidLeaf();
   PendingVisits pending;
