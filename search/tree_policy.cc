@@ -219,6 +219,7 @@ void PendingVisits::Add(const PathStep& step, int depth) {
     }
   }
   entries_.push_back({step.node, step.edge, depth, 1});
+  nodes_ |= NodeBit(step.node);
 }
 
 void PendingVisits::Flush(Graph& graph, int players) {
@@ -237,6 +238,7 @@ void PendingVisits::Flush(Graph& graph, int players) {
     first = end;
   }
   entries_.clear();
+  nodes_ = 0;
 }
 
 // Counts entries [first, end), all edges of one node at one depth, and

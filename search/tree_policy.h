@@ -88,8 +88,11 @@ class PendingVisits {
   void Add(const PathStep& step, int depth);
   bool empty() const { return entries_.empty(); }
   // Calls f(edge, visits) for each of node `id`'s edges with visits here.
+  // Every selection asks, and most nodes have none: a bit per node id
+  // modulo 64 answers most of them without a scan.
   template <typename F>
   void ForEachOf(NodeId id, F&& f) const {
+    if ((nodes_ & NodeBit(id)) == 0) return;
     for (const Entry& e : entries_) {
       if (e.node == id) f(e.edge, e.count);
     }
@@ -103,9 +106,11 @@ class PendingVisits {
     int depth;
     int32_t count;
   };
+  static uint64_t NodeBit(NodeId id) { return uint64_t{1} << (id % 64); }
   void FlushNode(Graph& graph, int players, size_t first, size_t end);
 
   std::vector<Entry> entries_;
+  uint64_t nodes_ = 0;  // NodeBit of every entry's node
 };
 
 // Counts the playout on every edge of `path`, removes its virtual losses

@@ -144,6 +144,24 @@ TEST_F(TreePolicyTest, AThreadsOwnDeferredVisitsCountInItsChoices) {
   EXPECT_EQ(SelectStep(graph_, root, 1.0, 10).edge, 0);
 }
 
+TEST(PendingVisitsTest, ForEachOfGivesExactlyTheNodesEdgesAndTheirVisits) {
+  PendingVisits pending;
+  pending.Add({3, 1, true}, 0);
+  pending.Add({3, 1, true}, 0);
+  pending.Add({3, 4, true}, 0);
+  pending.Add({9, 0, true}, 1);
+  std::vector<std::pair<int, int32_t>> seen;
+  const auto collect = [&](int edge, int32_t visits) {
+    seen.emplace_back(edge, visits);
+  };
+  pending.ForEachOf(3, collect);
+  EXPECT_EQ(seen, (std::vector<std::pair<int, int32_t>>{{1, 2}, {4, 1}}));
+  seen.clear();
+  pending.ForEachOf(3 + 64, collect);  // the same bit, another node
+  pending.ForEachOf(5, collect);
+  EXPECT_TRUE(seen.empty());
+}
+
 TEST_F(TreePolicyTest, DeferredVisitsWaitForTheFlushAndThenCountInOneStep) {
   const auto [root, mid] = RootMidLeaf();
   PendingVisits pending;
@@ -160,6 +178,7 @@ TEST_F(TreePolicyTest, DeferredVisitsWaitForTheFlushAndThenCountInOneStep) {
   EXPECT_NEAR(graph_.node(root).q.Load().win[0], 0.5f, 1e-6);
   pending.Flush(graph_, kPlayers);
   EXPECT_TRUE(pending.empty());
+  pending.ForEachOf(root, [](int, int32_t) { ADD_FAILURE() << "flushed"; });
   EXPECT_EQ(EdgeOf(root, 0).visits.load(), 3);
   EXPECT_EQ(graph_.node(root).weight.load(), 4);
   // The root's value as a full recompute has it: its eval and 3 visits of
