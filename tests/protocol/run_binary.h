@@ -13,6 +13,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/temp_file.h"
 
 namespace wallgo::protocol::testing {
 
@@ -41,20 +42,16 @@ inline void WriteWholeFile(const std::filesystem::path& path,
 inline RunResult RunWallgoPiped(const std::string& args,
                                 const std::map<std::string, std::string>& files,
                                 const std::string& feeder) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() /
-      ("wallgo_protocol_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const wallgo::testing::TempDir dir("wallgo-protocol-test");
   for (const auto& [name, text] : files) WriteWholeFile(dir / name, text);
-  const std::string command = "D=" + dir.string() + "; (" + feeder + ") | " +
-                              std::string(WALLGO_BINARY) + " " + args +
+  const std::string command = "D=" + dir.path().string() + "; (" + feeder +
+                              ") | " + std::string(WALLGO_BINARY) + " " + args +
                               " > $D/out 2> $D/err";
   const int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.out = ReadWholeFile(dir / "out");
   result.err = ReadWholeFile(dir / "err");
-  std::filesystem::remove_all(dir);
   return result;
 }
 

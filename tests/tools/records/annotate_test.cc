@@ -15,6 +15,7 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
+#include "tests/temp_file.h"
 #include "tools/records/records.h"
 
 namespace wallgo::records {
@@ -198,17 +199,12 @@ GameRecord OneMoveRecord(int number, const Position& start, Move move) {
 class AnnotateEngineTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           absl::StrCat("wallgo_annotate_test_", ::getpid());
-    std::filesystem::create_directories(dir_);
-    options_.records = (dir_ / "games.jsonl").string();
-    options_.output = (dir_ / "games.annotated.jsonl").string();
+    options_.records = dir_ / "games.jsonl";
+    options_.output = dir_ / "games.annotated.jsonl";
     options_.engine = {"wallgo", absl::StrCat(WALLGO, " --hash 16")};
     options_.visits = 400;
     options_.command_timeout_s = 30;
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   void WriteRecords(const std::vector<GameRecord>& records) {
     absl::StatusOr<std::unique_ptr<RecordWriter>> writer =
         RecordWriter::Open(options_.records, false);
@@ -227,7 +223,7 @@ class AnnotateEngineTest : public ::testing::Test {
     return annotated.ok() ? *annotated : std::vector<GameRecord>{};
   }
 
-  std::filesystem::path dir_;
+  const wallgo::testing::TempDir dir_{"wallgo-annotate-test"};
   AnnotateOptions options_;
 };
 

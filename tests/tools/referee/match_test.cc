@@ -25,6 +25,7 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
+#include "tests/temp_file.h"
 #include "tools/records/records.h"
 #include "tools/referee/cli.h"
 #include "tools/referee/match.h"
@@ -46,17 +47,6 @@ std::string Mock(const std::string& flags = "") {
 
 class MatchTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    // A parameterised test's name has a slash ("Test/crash"): one folder.
-    dir_ = fs::temp_directory_path() /
-           absl::StrCat("wallgo-referee-", getpid(), "-",
-                        absl::StrReplaceAll(info->name(), {{"/", "-"}}));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string Path(const std::string& name) const { return dir_ / name; }
 
   // A good engine against `bad`, short clocks, quiet.
@@ -87,7 +77,11 @@ class MatchTest : public ::testing::Test {
     return result.ok() ? *std::move(result) : MatchResult{};
   }
 
-  fs::path dir_;
+  // A parameterised test's name has a slash ("Test/crash"): TempDir flattens
+  // it.
+  const wallgo::testing::TempDir dir_{
+      "wallgo-referee",
+      ::testing::UnitTest::GetInstance()->current_test_info()->name()};
 };
 
 std::string ReadFile(const std::string& path) {

@@ -10,6 +10,7 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
+#include "tests/temp_file.h"
 #include "tools/referee/match.h"
 #include "tools/referee/schedule.h"
 
@@ -17,10 +18,7 @@ namespace wallgo::referee {
 namespace {
 
 TEST(WallgoMatchTest, SelfPlayPairFinishesByTheRules) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() /
-      absl::StrCat("wallgo-referee-real-", getpid());
-  std::filesystem::create_directories(dir);
+  const wallgo::testing::TempDir dir("wallgo-referee-real");
   MatchOptions o;
   // A small hash keeps the first move's allocation short; --movetime 0 so
   // that the referee's clock (time_settings) is the engine's only limit.
@@ -47,7 +45,6 @@ TEST(WallgoMatchTest, SelfPlayPairFinishesByTheRules) {
   }
   errno = 0;
   EXPECT_EQ(waitpid(-1, nullptr, WNOHANG), -1);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

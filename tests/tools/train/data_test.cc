@@ -16,37 +16,17 @@
 #include "engine/movegen.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
+#include "tests/temp_file.h"
 #include "tools/train/examples.h"
 #include "tools/train/selfplay_data.h"
 
 namespace wallgo::search::net {
 namespace {
 
-// The folder of this test's files, removed after each test (NetData).
-std::filesystem::path TempDir() {
-  return std::filesystem::temp_directory_path() /
-         ("wallgo_net_data_test_" + std::to_string(::getpid()));
-}
-
-std::string TempPath(const std::string& name) {
-  std::filesystem::create_directories(TempDir());
-  const std::string path = (TempDir() / name).string();
-  std::filesystem::remove(path);
-  return path;
-}
-
 std::string Bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
-
-class NetData : public ::testing::Test {
- protected:
-  void TearDown() override {
-    std::error_code ignored;
-    std::filesystem::remove_all(TempDir(), ignored);
-  }
-};
 
 GenerateOptions Small() {
   GenerateOptions o;
@@ -58,13 +38,26 @@ GenerateOptions Small() {
   return o;
 }
 
-// Generates `o` into a fresh file and returns its bytes.
-std::string Generate(const std::string& name, const GenerateOptions& o) {
-  const std::string path = TempPath(name);
-  absl::StatusOr<GenerateReport> r = GenerateData(path, o);
-  EXPECT_TRUE(r.ok()) << r.status();
-  return Bytes(path);
-}
+// Each test's files are in a folder of its own, removed after it.
+class NetData : public ::testing::Test {
+ protected:
+  // A path in the folder, with no file there.
+  std::string TempPath(const std::string& name) const {
+    const std::string path = dir_ / name;
+    std::filesystem::remove(path);
+    return path;
+  }
+  // Generates `o` into a fresh file and returns its bytes.
+  std::string Generate(const std::string& name, const GenerateOptions& o) {
+    const std::string path = TempPath(name);
+    absl::StatusOr<GenerateReport> r = GenerateData(path, o);
+    EXPECT_TRUE(r.ok()) << r.status();
+    return Bytes(path);
+  }
+
+ private:
+  const wallgo::testing::TempDir dir_{"wallgo-net-data-test"};
+};
 
 // Resuming the file at `path` with each of `others` is refused with a
 // message that names `what`.
