@@ -51,10 +51,11 @@ void RefreshUtility(Edge& e, float u) {
   }
 }
 
-// A decided node takes its best child's value, not an average; a proven
-// child may decide its parent. Otherwise small nodes, and every period-th
-// weight of the others.
-// `count` visits are added to a node of `weight` (a flush adds several).
+// Whether adding `count` visits (a flush adds several) to a node of
+// `weight` recomputes it in full: a decided node takes its best child's
+// value, not an average, and a proven child may decide its parent; small
+// nodes always, the others each time the weight passes a multiple of the
+// period.
 bool NeedsFullRecompute(const Node& n, bool child_proven, int32_t weight,
                         int32_t count = 1) {
   const int tried = n.tried.load(std::memory_order_relaxed);
@@ -62,6 +63,24 @@ bool NeedsFullRecompute(const Node& n, bool child_proven, int32_t weight,
   return n.proof.load(std::memory_order_relaxed) != Proof::kNone ||
          child_proven || tried <= kAlwaysFullUpTo ||
          (weight - 1) / period != (weight + count - 1) / period;
+}
+
+// sum += weight * v, for the first `players` players.
+void AddWeighted(Value& sum, int32_t weight, const Value& v, int players) {
+  for (int k = 0; k < players; ++k) {
+    sum.win[k] += weight * v.win[k];
+    sum.margin[k] += weight * v.margin[k];
+  }
+}
+
+// sum / weight, for the first `players` players.
+Value Divided(const Value& sum, int32_t weight, int players) {
+  Value mean;
+  for (int k = 0; k < players; ++k) {
+    mean.win[k] = sum.win[k] / weight;
+    mean.margin[k] = sum.margin[k] / weight;
+  }
+  return mean;
 }
 
 // The index of the first largest of `values[0, count)` (0 when count is 0).
@@ -256,32 +275,33 @@ void PendingVisits::FlushNode(Graph& graph, int players, size_t first,
   Value sum;
   int32_t added = 0;
   bool child_proven = false;
+  // A playout links the child before it records the step, so no child
+  // should be missing; if one is, UpdateNode, which skips it, does the sums.
+  bool child_missing = false;
   for (size_t i = first; i < end; ++i) {
     Edge& e = graph.edge(n, entries_[i].edge);
     const int32_t count = entries_[i].count;
     e.visits.fetch_add(count, std::memory_order_acq_rel);
-    const Node& c = graph.node(e.child.load(std::memory_order_acquire));
+    const NodeId child = e.child.load(std::memory_order_acquire);
+    if (child == kNoNode) {
+      child_missing = true;
+      continue;
+    }
+    const Node& c = graph.node(child);
     child_proven =
         child_proven || c.proof.load(std::memory_order_acquire) != Proof::kNone;
     const Value v = c.q.Load(players);
     RefreshUtility(e, v.Utility(n.to_move));
-    for (int k = 0; k < players; ++k) {
-      sum.win[k] += count * v.win[k];
-      sum.margin[k] += count * v.margin[k];
-    }
+    AddWeighted(sum, count, v, players);
     added += count;
   }
   if (n.proof.load(std::memory_order_relaxed) == Proof::kExact) return;
-  if (NeedsFullRecompute(n, child_proven, weight, added)) {
+  if (child_missing || NeedsFullRecompute(n, child_proven, weight, added)) {
     UpdateNode(graph, n, players);
     return;
   }
-  Value q = n.q.Load(players);
-  for (int k = 0; k < players; ++k) {
-    q.win[k] = (weight * q.win[k] + sum.win[k]) / (weight + added);
-    q.margin[k] = (weight * q.margin[k] + sum.margin[k]) / (weight + added);
-  }
-  n.q.Store(q, players);
+  AddWeighted(sum, weight, n.q.Load(players), players);
+  n.q.Store(Divided(sum, weight + added, players), players);
   n.weight.store(weight + added, std::memory_order_relaxed);
 }
 
@@ -314,10 +334,7 @@ void UpdateNode(Graph& graph, Node& n, int players) {
     const Value v = c.q.Load(players);
     const float u = v.Utility(p);
     RefreshUtility(e, u);
-    for (int k = 0; k < players; ++k) {
-      sum.win[k] += visits * v.win[k];
-      sum.margin[k] += visits * v.margin[k];
-    }
+    AddWeighted(sum, visits, v, players);
     weight += visits;
     if (proof == Proof::kNone) {
       all_decided = all_exact = false;
@@ -338,11 +355,7 @@ void UpdateNode(Graph& graph, Node& n, int players) {
                   std::memory_order_release);
     return;
   }
-  for (int k = 0; k < players; ++k) {
-    sum.win[k] /= weight;
-    sum.margin[k] /= weight;
-  }
-  n.q.Store(sum, players);
+  n.q.Store(Divided(sum, weight, players), players);
 }
 
 }  // namespace wallgo::search

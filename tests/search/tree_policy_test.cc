@@ -259,6 +259,20 @@ TEST_F(FlushTest, AFlushThatPassesTheRecomputePeriodRecomputesInFull) {
               (0.5f + 6 * 0.8f + 10 * 0.6f) / 17, 1e-6);
 }
 
+// No pending edge should lack its child (the playout links it first); if
+// one does, its visits still count and the value is recomputed from the
+// children there are, not read from an empty node.
+TEST_F(FlushTest, AFlushThroughAnEdgeWithoutChildRecomputesFromTheOthers) {
+  EdgeOf(root_, 0).child.store(kNoNode);
+  PendingVisits pending;
+  for (int i = 0; i < 3; ++i) pending.Add({root_, 0, true}, 0);
+  pending.Flush(graph_, kPlayers);
+  EXPECT_EQ(EdgeOf(root_, 0).visits.load(), 5);
+  EXPECT_EQ(graph_.node(root_).weight.load(), 11);
+  EXPECT_NEAR(graph_.node(root_).q.Load().win[0], (0.5f + 10 * 0.6f) / 11,
+              1e-6);
+}
+
 TEST_F(TreePolicyTest, ChildThatIsASureWinDecidesTheParent) {
   const NodeId root = Add(0, TwoPlayer(0.5f, 0));
   const NodeId unknown = Add(1, TwoPlayer(0.7f, 3));
