@@ -65,6 +65,7 @@ struct ThreadState {
   NodeId spare = kNoNode;  // allocated but not published (lost a race)
   std::vector<PathStep> path;
   PendingVisits pending;       // deferred visits not yet in the graph
+  ThreadAffinity affinity;     // below the root
   int playouts_unflushed = 0;  // counted since `pending` was last written
   std::array<float, MoveList::kCapacity> priors;
   std::array<int, MoveList::kCapacity> order;
@@ -155,6 +156,7 @@ class MctsSearcher::Run {
         players_(root_pos.num_players()),
         c_puct_(players_ > 2 ? config.multi_player_c_puct : config.c_puct),
         visit_limit_(visit_limit),
+        threads_(std::max(1, threads)),
         defer_from_(threads > 1 ? config.deferred_visits_per_thread * threads
                                 : 0),
         deferred_batch_(std::max(1, config.deferred_batch)),
@@ -177,6 +179,7 @@ class MctsSearcher::Run {
   void Work(int thread) {
     ThreadCounters& counters = counters_[thread];
     ThreadState t;
+    if (threads_ > 1) t.affinity = {thread, threads_, config_.thread_affinity};
     if (!ownership_.empty()) t.ownership = &ownership_[thread];
     t.path.reserve(kMaxDepth);
     int since_yield = 0;
@@ -530,8 +533,11 @@ class MctsSearcher::Run {
         Abandon(t);
         return false;
       }
+      // The root is every thread's: its edges' visits are what the search
+      // answers, and deferral already spares its lines.
       const PathStep step =
-          SelectStep(graph_, id, c_puct_, defer_from_, &t.pending);
+          SelectStep(graph_, id, c_puct_, defer_from_, &t.pending,
+                     t.path.empty() ? ThreadAffinity{} : t.affinity);
       Edge& e = graph_.edge(n, step.edge);
       pos.Play(e.move);
       NodeId child = e.child.load(std::memory_order_acquire);
@@ -602,6 +608,7 @@ class MctsSearcher::Run {
   const int players_;
   const double c_puct_;  // the config's, for this player count
   const int64_t visit_limit_;
+  const int threads_;
   const int32_t defer_from_;  // SelectStep's; 0 with one thread
   const int deferred_batch_;
   const bool all_moves_;

@@ -67,6 +67,12 @@ struct MctsConfig {
   // way). docs/search.md, "Deferred visits".
   int32_t deferred_visits_per_thread = 256;
   int deferred_batch = 32;
+  // With several threads, below the root each thread adds this to the
+  // scores of its own share of a node's edges (ThreadAffinity), so that the
+  // threads spread over different lines and each rewrites fewer of the
+  // lines the other reads. 0 = none (one thread never has one).
+  // docs/search.md, "Thread affinity".
+  float thread_affinity = 0.03f;
   // Chooses the final move among candidates with probability proportional
   // to visits^(1/temperature) (0 = always the best): weaker, human-like play.
   double move_temperature = 0;

@@ -106,9 +106,11 @@ int FirstLargest(const double* values, int count) {
 
 // The edge of n with the best PUCT score (SelectEdge), and its visits; adds
 // no virtual loss. `own` (may be null) holds the calling thread's deferred
-// visits of node `id`, which count as its visits.
+// visits of node `id`, which count as its visits; `affinity` raises the
+// thread's own edges.
 std::pair<int, int32_t> BestEdge(Graph& graph, NodeId id, Node& n,
-                                 double c_puct, const PendingVisits* own) {
+                                 double c_puct, const PendingVisits* own,
+                                 const ThreadAffinity& affinity) {
   const int count = EdgesToRead(n, true);
   // The edges are read once, into plain arrays, on which the scores are
   // then computed in vector registers (the divisions were most of the time).
@@ -138,6 +140,11 @@ std::pair<int, int32_t> BestEdge(Graph& graph, NodeId id, Node& n,
   for (int i = 0; i < count; ++i) {
     score[i] = q[i] + explore * prior[i] / (1 + tries[i]);
   }
+  if (affinity.bonus != 0) {
+    for (int i = 0; i < count; ++i) {
+      if (affinity.Prefers(id, i)) score[i] += affinity.bonus;
+    }
+  }
   const int best = FirstLargest(score.data(), count);
   return {best, count > 0 ? tries[best] : 0};
 }
@@ -145,8 +152,9 @@ std::pair<int, int32_t> BestEdge(Graph& graph, NodeId id, Node& n,
 // Chooses n's best edge; its step is deferred (no virtual loss) when the
 // edge has at least `defer_from` visits and pending (0: never).
 std::pair<int, bool> Choose(Graph& graph, NodeId id, Node& n, double c_puct,
-                            int32_t defer_from, const PendingVisits* own) {
-  const auto [best, tries] = BestEdge(graph, id, n, c_puct, own);
+                            int32_t defer_from, const PendingVisits* own,
+                            const ThreadAffinity& affinity) {
+  const auto [best, tries] = BestEdge(graph, id, n, c_puct, own, affinity);
   const bool deferred = defer_from > 0 && tries >= defer_from;
   if (!deferred) {
     graph.edge(n, best).virtual_loss.fetch_add(1, std::memory_order_relaxed);
@@ -158,13 +166,13 @@ std::pair<int, bool> Choose(Graph& graph, NodeId id, Node& n, double c_puct,
 }  // namespace
 
 int SelectEdge(Graph& graph, Node& n, double c_puct) {
-  return Choose(graph, kNoNode, n, c_puct, 0, nullptr).first;
+  return Choose(graph, kNoNode, n, c_puct, 0, nullptr, {}).first;
 }
 
 PathStep SelectStep(Graph& graph, NodeId id, double c_puct, int32_t defer_from,
-                    const PendingVisits* own) {
+                    const PendingVisits* own, const ThreadAffinity& affinity) {
   const auto [best, deferred] =
-      Choose(graph, id, graph.node(id), c_puct, defer_from, own);
+      Choose(graph, id, graph.node(id), c_puct, defer_from, own, affinity);
   return {id, best, deferred};
 }
 

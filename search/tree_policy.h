@@ -41,6 +41,28 @@ int SelectEdge(Graph& graph, Node& n, double c_puct);
 
 class PendingVisits;
 
+// With several threads, each prefers its own share of every node's edges,
+// those that a hash of (node, edge) gives to it, by `bonus` added to their
+// scores. Where edges score about alike, the threads then take different
+// ones, and below them each works mostly in lines the other does not write:
+// every line one thread writes and the other then reads is a cache miss,
+// about one a node on a shared path (docs/search.md, "Thread affinity").
+// Each edge is preferred by exactly one of the threads.
+struct ThreadAffinity {
+  int thread = 0;
+  int threads = 1;
+  float bonus = 0;  // 0: no preference
+
+  bool Prefers(NodeId id, int edge) const {
+    // A hash of both, then multiply-shift into [0, threads).
+    const uint32_t h =
+        ((id * 0x9E3779B1u) ^ (static_cast<uint32_t>(edge) * 0x85EBCA6Bu)) *
+        0x27D4EB2Fu;
+    return static_cast<int>((uint64_t{h} * static_cast<uint32_t>(threads)) >>
+                            32) == thread;
+  }
+};
+
 // The same for a search with several threads: when the chosen edge already
 // has at least `defer_from` visits (0: never), the step is deferred and
 // takes no virtual loss. Among thousands of visits one pending loss changes
@@ -48,8 +70,11 @@ class PendingVisits;
 // thread a cache miss (docs/search.md, "Deferred visits"). The thread's own
 // deferred visits not yet written (`own`, may be null) count as visits, so
 // that it does not keep choosing an edge as if it had not taken it.
+// `affinity` adds its bonus to the thread's own edges among those read
+// (the tried ones and the first untried).
 PathStep SelectStep(Graph& graph, NodeId id, double c_puct, int32_t defer_from,
-                    const PendingVisits* own = nullptr);
+                    const PendingVisits* own = nullptr,
+                    const ThreadAffinity& affinity = {});
 
 // Recomputes n's value from its own evaluation U and its children's values,
 // weighted by edge visits: Q = (U + sum N*Q_child) / (1 + sum N) (KataGo's

@@ -528,14 +528,17 @@ TEST(MctsThreadedTest, ThreadedDeferredVisitsAreAllCounted) {
   }
 }
 
-// One thread never defers a visit: its search is the same whatever the
-// deferral settings (and so is the bench signature).
-TEST(MctsTest, OneThreadSearchesAlikeWithAnyDeferral) {
+// One thread never defers a visit and prefers no edge: its search is the
+// same whatever the deferral and affinity settings (and so is the bench
+// signature).
+TEST(MctsTest, OneThreadSearchesAlikeWithAnyDeferralOrAffinity) {
   const Position pos = BenchStart(BenchPositions()[6]);
   MctsConfig deferring;
   deferring.deferred_visits_per_thread = 1;
+  deferring.thread_affinity = 0.5f;
   MctsConfig never;
   never.deferred_visits_per_thread = 0;
+  never.thread_affinity = 0;
   MctsSearcher a(Options(3000), deferring), b(Options(3000), never);
   const SearchResult ra = a.Search(pos, Limits{}, nullptr, 0);
   const SearchResult rb = b.Search(pos, Limits{}, nullptr, 0);

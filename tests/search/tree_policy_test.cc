@@ -144,6 +144,59 @@ TEST_F(TreePolicyTest, AThreadsOwnDeferredVisitsCountInItsChoices) {
   EXPECT_EQ(SelectStep(graph_, root, 1.0, 10).edge, 0);
 }
 
+// Each edge of a node is exactly one thread's, and the threads get about
+// equal shares of the edges.
+TEST(ThreadAffinityTest, EachEdgeIsOneThreadsAndTheSharesAreEven) {
+  constexpr int kNodes = 1000, kEdges = 20;
+  for (int threads : {2, 3, 16}) {
+    std::vector<int> share(threads, 0);
+    for (NodeId id = 1; id <= kNodes; ++id) {
+      for (int edge = 0; edge < kEdges; ++edge) {
+        int owners = 0;
+        for (int t = 0; t < threads; ++t) {
+          if (ThreadAffinity{t, threads, 0.03f}.Prefers(id, edge)) {
+            ++owners;
+            ++share[t];
+          }
+        }
+        EXPECT_EQ(owners, 1) << "node " << id << ", edge " << edge;
+      }
+    }
+    const double even = double{kNodes * kEdges} / threads;
+    for (int t = 0; t < threads; ++t) {
+      EXPECT_NEAR(share[t], even, 0.1 * even)
+          << threads << " threads, thread " << t;
+    }
+  }
+}
+
+// Of two edges that score alike, each thread takes its own; an edge that
+// scores clearly better is every thread's choice.
+TEST_F(TreePolicyTest, AThreadTakesItsOwnOfEdgesThatScoreAlike) {
+  NodeId node = kNoNode;  // one whose first two edges are different threads'
+  while (node == kNoNode) {
+    const NodeId id = Add(0, TwoPlayer(0.5f, 0));
+    const ThreadAffinity first{0, 2, 0};
+    if (first.Prefers(id, 0) != first.Prefers(id, 1)) node = id;
+  }
+  Expand(node, {Add(1, TwoPlayer(0.5f, 0)), Add(1, TwoPlayer(0.5f, 0))});
+  EdgeOf(node, 0).visits.store(10);
+  EdgeOf(node, 1).visits.store(10);
+  // Each choice adds a virtual loss; take it back before the next.
+  const auto choose = [&](const ThreadAffinity& affinity) {
+    const int edge = SelectStep(graph_, node, 1.0, 0, nullptr, affinity).edge;
+    EdgeOf(node, edge).virtual_loss.store(0);
+    return edge;
+  };
+  EXPECT_EQ(choose({}), 0);  // a tie: the first
+  for (int t : {0, 1}) {
+    const ThreadAffinity affinity{t, 2, 0.03f};
+    EXPECT_EQ(choose(affinity), affinity.Prefers(node, 0) ? 0 : 1);
+  }
+  EdgeOf(node, 1).utility.store(TwoPlayer(0.8f, 0).Utility(0));
+  for (int t : {0, 1}) EXPECT_EQ(choose({t, 2, 0.03f}), 1);
+}
+
 TEST(PendingVisitsTest, ForEachOfGivesExactlyTheNodesEdgesAndTheirVisits) {
   PendingVisits pending;
   pending.Add({3, 1, true}, 0);

@@ -318,7 +318,10 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
       flag("prior-temp").c_str(),
       po::value(&c.classic.prior_temperature)
           ->default_value(c.classic.prior_temperature),
-      "prior softmax temperature");
+      "prior softmax temperature")(
+      flag("thread-affinity").c_str(),
+      po::value(&c.thread_affinity)->default_value(c.thread_affinity),
+      "with several threads, bonus to each thread's share of the edges");
 }
 
 }  // namespace
