@@ -141,8 +141,10 @@ std::pair<int, int32_t> BestEdge(Graph& graph, NodeId id, Node& n,
     score[i] = q[i] + explore * prior[i] / (1 + tries[i]);
   }
   if (affinity.bonus != 0) {
+    int owner = affinity.FirstOwner(id);
     for (int i = 0; i < count; ++i) {
-      if (affinity.Prefers(id, i)) score[i] += affinity.bonus;
+      if (owner == affinity.thread) score[i] += affinity.bonus;
+      if (++owner == affinity.threads) owner = 0;
     }
   }
   const int best = FirstLargest(score.data(), count);

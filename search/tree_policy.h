@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/zobrist.h"
 #include "search/graph.h"
 #include "search/value.h"
 
@@ -42,24 +43,28 @@ int SelectEdge(Graph& graph, Node& n, double c_puct);
 class PendingVisits;
 
 // With several threads, each prefers its own share of every node's edges,
-// those that a hash of (node, edge) gives to it, by `bonus` added to their
-// scores. Where edges score about alike, the threads then take different
-// ones, and below them each works mostly in lines the other does not write:
-// every line one thread writes and the other then reads is a cache miss,
-// about one a node on a shared path (docs/search.md, "Thread affinity").
-// Each edge is preferred by exactly one of the threads.
+// by `bonus` added to their scores. Where edges score about alike, the
+// threads then take different ones, and below them each works mostly in
+// lines the other does not write: every line one thread writes and the
+// other then reads is a cache miss, about one a node on a shared path
+// (docs/search.md, "Thread affinity"). The shares are dealt in turn down
+// the node's edges, which are in prior order, from a thread that a hash of
+// the node picks: any `threads` edges in a row, the likeliest moves among
+// them, are each a different thread's. Each edge is exactly one thread's.
 struct ThreadAffinity {
   int thread = 0;
   int threads = 1;
   float bonus = 0;  // 0: no preference
 
+  // The thread that prefers edge 0 of node `id`; edge i is then
+  // (FirstOwner + i) mod threads's.
+  int FirstOwner(NodeId id) const {
+    return static_cast<int>(
+        ((zobrist::SplitMix64(id) >> 32) * static_cast<uint32_t>(threads)) >>
+        32);
+  }
   bool Prefers(NodeId id, int edge) const {
-    // A hash of both, then multiply-shift into [0, threads).
-    const uint32_t h =
-        ((id * 0x9E3779B1u) ^ (static_cast<uint32_t>(edge) * 0x85EBCA6Bu)) *
-        0x27D4EB2Fu;
-    return static_cast<int>((uint64_t{h} * static_cast<uint32_t>(threads)) >>
-                            32) == thread;
+    return (FirstOwner(id) + edge) % threads == thread;
   }
 };
 
