@@ -156,7 +156,6 @@ class MctsSearcher::Run {
         players_(root_pos.num_players()),
         c_puct_(players_ > 2 ? config.multi_player_c_puct : config.c_puct),
         visit_limit_(visit_limit),
-        threads_(std::max(1, threads)),
         defer_from_(threads > 1 ? config.deferred_visits_per_thread * threads
                                 : 0),
         deferred_batch_(std::max(1, config.deferred_batch)),
@@ -179,7 +178,8 @@ class MctsSearcher::Run {
   void Work(int thread) {
     ThreadCounters& counters = counters_[thread];
     ThreadState t;
-    if (threads_ > 1) t.affinity = {thread, threads_, config_.thread_affinity};
+    const int threads = static_cast<int>(counters_.size());
+    if (threads > 1) t.affinity = {thread, threads, config_.thread_affinity};
     if (!ownership_.empty()) t.ownership = &ownership_[thread];
     t.path.reserve(kMaxDepth);
     int since_yield = 0;
@@ -608,7 +608,6 @@ class MctsSearcher::Run {
   const int players_;
   const double c_puct_;  // the config's, for this player count
   const int64_t visit_limit_;
-  const int threads_;
   const int32_t defer_from_;  // SelectStep's; 0 with one thread
   const int deferred_batch_;
   const bool all_moves_;

@@ -140,13 +140,7 @@ std::pair<int, int32_t> BestEdge(Graph& graph, NodeId id, Node& n,
   for (int i = 0; i < count; ++i) {
     score[i] = q[i] + explore * prior[i] / (1 + tries[i]);
   }
-  if (affinity.bonus != 0) {
-    int owner = affinity.FirstOwner(id);
-    for (int i = 0; i < count; ++i) {
-      if (owner == affinity.thread) score[i] += affinity.bonus;
-      if (++owner == affinity.threads) owner = 0;
-    }
-  }
+  if (affinity.bonus != 0) affinity.AddBonus(id, score.data(), count);
   const int best = FirstLargest(score.data(), count);
   return {best, count > 0 ? tries[best] : 0};
 }

@@ -66,6 +66,15 @@ struct ThreadAffinity {
   bool Prefers(NodeId id, int edge) const {
     return (FirstOwner(id) + edge) % threads == thread;
   }
+  // Adds the bonus to `score[i]` of each preferred edge i < count: Prefers
+  // for a node's first edges, with one hash for them all.
+  void AddBonus(NodeId id, double* score, int count) const {
+    int owner = FirstOwner(id);
+    for (int i = 0; i < count; ++i) {
+      if (owner == thread) score[i] += bonus;
+      if (++owner == threads) owner = 0;
+    }
+  }
 };
 
 // The same for a search with several threads: when the chosen edge already

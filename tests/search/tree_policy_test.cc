@@ -145,18 +145,29 @@ TEST_F(TreePolicyTest, AThreadsOwnDeferredVisitsCountInItsChoices) {
   EXPECT_EQ(SelectStep(graph_, root, 1.0, 10).edge, 0);
 }
 
-// Each edge of a node is exactly one thread's, any `threads` edges in a row
-// are all different threads', and the threads get about equal shares of
-// the nodes' first edges (the likeliest moves).
+// Each edge of a node is exactly one thread's (AddBonus raising the same
+// edges as Prefers), any `threads` edges in a row are all different
+// threads', and the threads get about equal shares of the nodes' first
+// edges (the likeliest moves).
 TEST(ThreadAffinityTest, EachEdgeIsOneThreadsDealtInTurn) {
   constexpr int kNodes = 1000, kEdges = 20;
   for (int threads : {2, 3, 16}) {
     std::vector<int> first_edges(threads, 0);
     for (NodeId id = 1; id <= kNodes; ++id) {
       std::vector<int> owner(kEdges, -1);
+      std::vector<std::vector<double>> raised(threads);  // by AddBonus
+      for (int t = 0; t < threads; ++t) {
+        raised[t].assign(kEdges, 0.0);
+        ThreadAffinity{t, threads, 0.03f}.AddBonus(id, raised[t].data(),
+                                                   kEdges);
+      }
       for (int edge = 0; edge < kEdges; ++edge) {
         for (int t = 0; t < threads; ++t) {
-          if (!ThreadAffinity{t, threads, 0.03f}.Prefers(id, edge)) continue;
+          const bool prefers =
+              ThreadAffinity{t, threads, 0.03f}.Prefers(id, edge);
+          EXPECT_EQ(raised[t][edge] > 0, prefers)
+              << "node " << id << ", edge " << edge << ", thread " << t;
+          if (!prefers) continue;
           EXPECT_EQ(owner[edge], -1) << "node " << id << ", edge " << edge;
           owner[edge] = t;
         }
