@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "engine/movegen.h"
-
 #include "engine/zobrist.h"
 
 namespace wallgo::search {
@@ -37,14 +36,15 @@ void Edge::MoveFrom(Edge& other) {
                std::memory_order_relaxed);
 }
 
-void Node::Init(uint64_t k, uint64_t c, int mover, const Value& value,
-                Proof p, int moves) {
+void Node::Init(uint64_t k, uint64_t c, int mover, const Value& value, Proof p,
+                int moves) {
   key = k;
   check = c;
   eval = value;
   q.Store(value);
   weight.store(1, std::memory_order_relaxed);
-  for (int i = 0; i < kNumChunks; ++i) chunk(i).store(0, std::memory_order_relaxed);
+  for (int i = 0; i < kNumChunks; ++i)
+    chunk(i).store(0, std::memory_order_relaxed);
   num_edges.store(0, std::memory_order_relaxed);
   tried.store(0, std::memory_order_relaxed);
   num_moves.store(static_cast<uint16_t>(moves), std::memory_order_relaxed);
@@ -190,8 +190,9 @@ std::pair<int64_t, int64_t> Graph::Mark(NodeId root, int32_t min_visits) {
     const int count = n.num_edges.load(std::memory_order_relaxed);
     edges += count;
     // The root's links are all kept: its edges count every playout.
-    const bool keep_all = &n == &nodes_[root] ||
-                          n.proof.load(std::memory_order_relaxed) != Proof::kNone;
+    const bool keep_all =
+        &n == &nodes_[root] ||
+        n.proof.load(std::memory_order_relaxed) != Proof::kNone;
     for (int i = 0; i < count; ++i) {
       const Edge& e = edge(n, i);
       const NodeId child = e.child.load(std::memory_order_relaxed);
@@ -226,11 +227,14 @@ void Graph::SlideEdgeBlocks() {
     if (n.forward == 0) continue;
     const int count = n.num_edges.load(std::memory_order_relaxed);
     for (int k = 0; k < kNumChunks && kChunkStart[k] < count; ++k) {
-      order.push_back(static_cast<uint64_t>(id) << 2 | static_cast<uint64_t>(k));
+      order.push_back(static_cast<uint64_t>(id) << 2 |
+                      static_cast<uint64_t>(k));
     }
   }
   auto begin_of = [this](uint64_t packed) {
-    return nodes_[packed >> 2].chunk(packed & 3).load(std::memory_order_relaxed);
+    return nodes_[packed >> 2]
+        .chunk(packed & 3)
+        .load(std::memory_order_relaxed);
   };
   std::sort(order.begin(), order.end(), [&begin_of](uint64_t a, uint64_t b) {
     return begin_of(a) < begin_of(b);
@@ -309,7 +313,8 @@ RecycleReport Graph::Recycle(NodeId root, double keep_share,
   const GraphStats before = Stats();
   report.nodes_before = before.nodes;
   report.edges_before = before.edges;
-  const auto node_room = static_cast<int64_t>(keep_share * (node_capacity_ - 1));
+  const auto node_room =
+      static_cast<int64_t>(keep_share * (node_capacity_ - 1));
   const auto edge_room = static_cast<int64_t>(keep_share * edge_capacity_);
   auto fits = [&](int32_t min_visits) {
     const auto [live, edges] = Mark(root, min_visits);
@@ -356,8 +361,8 @@ void Graph::RefreshBottomUp(NodeId root,
     const int count = n.num_edges.load(std::memory_order_relaxed);
     bool descended = false;
     while (static_cast<int>(next) < count) {
-      const NodeId child = edge(n, static_cast<int>(next++)).child.load(
-          std::memory_order_relaxed);
+      const NodeId child = edge(n, static_cast<int>(next++))
+                               .child.load(std::memory_order_relaxed);
       if (child == kNoNode || nodes_[child].forward != 0) continue;
       nodes_[child].forward = 1;
       stack[top++] = child;
