@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "engine/movegen.h"
@@ -124,14 +125,18 @@ NodeId Graph::Find(uint64_t key, uint64_t check) const {
   }
 }
 
-NodeId Graph::Allocate() {
-  if (nodes_used_.load(std::memory_order_relaxed) >= node_capacity_) {
+NodeId Graph::AllocateNodes(int count) {
+  if (nodes_used_.load(std::memory_order_relaxed) + count > node_capacity_) {
     return kNoNode;
   }
-  const int64_t id = nodes_used_.fetch_add(1, std::memory_order_relaxed);
-  if (id >= node_capacity_) return kNoNode;  // lost the race for the last one
-  nodes_.Construct(id);
-  return static_cast<NodeId>(id);
+  const int64_t first = nodes_used_.fetch_add(count, std::memory_order_relaxed);
+  // Lost the race for the last ones.
+  if (first + count > node_capacity_) return kNoNode;
+  // All at once: a compaction takes every id below the counter that is
+  // not marked for a node in use, and an id left from before one would
+  // carry its old mark.
+  for (int64_t id = first; id < first + count; ++id) nodes_.Construct(id);
+  return static_cast<NodeId>(first);
 }
 
 NodeId Graph::Publish(NodeId id) {
@@ -289,6 +294,7 @@ void Graph::RebuildTable() {
 // Gives the marked nodes new ids in arena order (so that every node moves
 // down), then moves nodes and edges; returns root's new id.
 NodeId Graph::Relocate(NodeId root) {
+  epoch_.fetch_add(1, std::memory_order_relaxed);
   const int64_t used = UsedIds();
   NodeId next = 1;
   for (int64_t id = 1; id < used; ++id) {
@@ -378,9 +384,44 @@ void Graph::RefreshBottomUp(NodeId root,
 }
 
 void Graph::Clear() {
+  epoch_.fetch_add(1, std::memory_order_relaxed);
   nodes_used_.store(1, std::memory_order_relaxed);
   edges_used_.store(0, std::memory_order_relaxed);
   std::memset(slots_.get(), 0, (slot_mask_ + 1) * sizeof(uint32_t));
+}
+
+void ThreadArena::Sync(const Graph& graph) {
+  if (graph.epoch() == epoch_) return;
+  epoch_ = graph.epoch();
+  spare_ = kNoNode;
+  next_node_ = end_node_ = next_edge_ = end_edge_ = 0;
+}
+
+NodeId ThreadArena::AllocateNode(Graph& graph) {
+  Sync(graph);
+  if (spare_ != kNoNode) return std::exchange(spare_, kNoNode);
+  if (next_node_ == end_node_ && blocks_) {
+    // The last ids of a nearly full arena go one at a time.
+    const NodeId first = graph.AllocateNodes(kNodeBlock);
+    next_node_ = first;
+    end_node_ = first == kNoNode ? first : first + kNodeBlock;
+  }
+  if (next_node_ == end_node_) return graph.Allocate();
+  return static_cast<NodeId>(next_node_++);
+}
+
+int64_t ThreadArena::AllocateEdges(Graph& graph, int n) {
+  Sync(graph);
+  if (!blocks_ || n > kMostEdgesFromBlock) return graph.AllocateEdges(n);
+  if (end_edge_ - next_edge_ < n) {
+    const int64_t first = graph.AllocateEdges(kEdgeBlock);
+    if (first < 0) return graph.AllocateEdges(n);
+    next_edge_ = first;
+    end_edge_ = first + kEdgeBlock;
+  }
+  const int64_t first = next_edge_;
+  next_edge_ += n;
+  return first;
 }
 
 GraphStats Graph::Stats() const {

@@ -174,15 +174,21 @@ class Graph {
 
   // Reserves a fresh node id (kNoNode when the node arena is full). The
   // caller initialises it and then calls Publish.
-  NodeId Allocate();
+  NodeId Allocate() { return AllocateNodes(1); }
+  // Reserves `count` consecutive fresh node ids, each constructed empty, and
+  // returns the first; kNoNode when fewer than `count` are left.
+  NodeId AllocateNodes(int count);
   // Puts the initialised node `id` into the table. When another thread
   // published the same position first, returns that node instead, and `id`
   // stays unused: the caller may initialise and publish it again later.
   NodeId Publish(NodeId id);
 
   // Reserves `n` consecutive edges; returns their first index, or -1 when
-  // the edge arena is full.
+  // fewer than `n` are left.
   int64_t AllocateEdges(int n);
+  // Changes whenever ids and edges handed out before may be in use again or
+  // have moved (Clear, Compact, Recycle), all with no search thread running.
+  int64_t epoch() const { return epoch_.load(std::memory_order_relaxed); }
   // Makes the edges at `begin` chunk `chunk` of `n` and publishes n's first
   // `edges` edges (release): the caller has initialised them.
   void AttachChunk(Node& n, int chunk, int64_t begin, int edges);
@@ -262,13 +268,54 @@ class Graph {
   int64_t node_capacity_ = 0;
   int64_t edge_capacity_ = 0;
   size_t slot_mask_ = 0;
+  std::atomic<int64_t> epoch_{0};
   LazyArray<Node> nodes_;
   LazyArray<Edge> edges_;
   LazyArray<uint32_t> slots_;  // node ids (0: empty), used via atomic_ref
-  // Each on its own cache line: every thread bumps them.
+  // Each on its own cache line: every thread bumps them (a block at a time,
+  // through a ThreadArena, when several do).
   alignas(64) std::atomic<int64_t> nodes_used_{1};
   alignas(64) std::atomic<int64_t> edges_used_{0};
   alignas(64) mutable std::atomic<int64_t> collisions_{0};
+};
+
+// One search thread's supply of node ids and edges. With several threads
+// it takes them from the graph a block at a time: every playout creates a
+// node and most add a chunk of edges, and a counter that every thread bumps
+// on every playout moves its cache line from core to core each time (about
+// 2% of a playout's CPU at two threads; docs/search.md, "Arena blocks").
+// A block's rest is dropped when the graph's epoch changes, and the next
+// compaction reclaims it. With one thread it takes one at a time, as the
+// graph alone would.
+class ThreadArena {
+ public:
+  static constexpr int kNodeBlock = 64;
+  static constexpr int kEdgeBlock = 1024;
+  // Larger requests (a widely searched node's later chunks, rare) go to the
+  // graph itself, so that a block's unusable rest stays under this.
+  static constexpr int kMostEdgesFromBlock = 16;
+
+  explicit ThreadArena(bool blocks = false) : blocks_(blocks) {}
+
+  // A fresh node id (the one given back by Unused first), or kNoNode when
+  // the node arena is full.
+  NodeId AllocateNode(Graph& graph);
+  // Hands back `id`, allocated here but never published (another thread
+  // published its position first), for the next AllocateNode.
+  void Unused(NodeId id) { spare_ = id; }
+  // `n` consecutive fresh edges; their first index, or -1 when the edge
+  // arena is full.
+  int64_t AllocateEdges(Graph& graph, int n);
+
+ private:
+  // Drops what was taken before the graph's epoch changed.
+  void Sync(const Graph& graph);
+
+  bool blocks_;
+  int64_t epoch_ = -1;
+  NodeId spare_ = kNoNode;
+  int64_t next_node_ = 0, end_node_ = 0;  // the node block left: [next, end)
+  int64_t next_edge_ = 0, end_edge_ = 0;  // the edge block left
 };
 
 }  // namespace wallgo::search

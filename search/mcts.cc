@@ -62,7 +62,7 @@ struct alignas(64) OwnershipSum {
 
 struct ThreadState {
   OwnershipSum* ownership = nullptr;  // set when the search is asked for it
-  NodeId spare = kNoNode;  // allocated but not published (lost a race)
+  ThreadArena arena;                  // node ids and edges this thread takes
   std::vector<PathStep> path;
   PendingVisits pending;       // deferred visits not yet in the graph
   ThreadAffinity affinity;     // below the root
@@ -78,15 +78,15 @@ class Gate {
   explicit Gate(int threads) : active_(threads) {}
 
   // Called between playouts: waits while another thread works alone, after
-  // calling `before_waiting` (which may still use node ids). True when it
-  // waited (node ids may have moved meanwhile).
+  // calling `before_waiting` (which may still use node ids; they may have
+  // moved when it returns, and the graph's epoch tells).
   template <typename BeforeWaiting>
-  bool Pass(BeforeWaiting&& before_waiting) {
-    if (!closed_.load(std::memory_order_acquire)) return false;
+  void Pass(BeforeWaiting&& before_waiting) {
+    if (!closed_.load(std::memory_order_acquire)) return;
     std::unique_lock lock(mutex_);
-    if (!closed_.load(std::memory_order_relaxed)) return false;
+    if (!closed_.load(std::memory_order_relaxed)) return;
     before_waiting();
-    return WaitLocked(lock);
+    WaitLocked(lock);
   }
 
   // Runs `work` while every other search thread waits in Pass (or has
@@ -123,14 +123,13 @@ class Gate {
   }
 
  private:
-  bool WaitLocked(std::unique_lock<std::mutex>& lock) {
-    if (!closed_.load(std::memory_order_relaxed)) return false;
+  void WaitLocked(std::unique_lock<std::mutex>& lock) {
+    if (!closed_.load(std::memory_order_relaxed)) return;
     const uint64_t generation = generation_;
     ++waiting_;
     cv_.notify_all();
     cv_.wait(lock, [&] { return generation_ != generation; });
     --waiting_;
-    return true;
   }
 
   std::mutex mutex_;
@@ -179,14 +178,15 @@ class MctsSearcher::Run {
     ThreadCounters& counters = counters_[thread];
     ThreadState t;
     const int threads = static_cast<int>(counters_.size());
-    if (threads > 1) t.affinity = {thread, threads, config_.thread_affinity};
+    if (threads > 1) {
+      t.affinity = {thread, threads, config_.thread_affinity};
+      t.arena = ThreadArena(/*blocks=*/true);
+    }
     if (!ownership_.empty()) t.ownership = &ownership_[thread];
     t.path.reserve(kMaxDepth);
     int since_yield = 0;
     while (!done_.load(std::memory_order_relaxed)) {
-      if (gate_.Pass([&] { FlushPending(t); })) {
-        t.spare = kNoNode;  // ids moved under a recycling
-      }
+      gate_.Pass([&] { FlushPending(t); });
       // Only a playout budget needs the shared count (every thread bumping
       // one line each playout costs them both).
       if (visit_limit_ != kUnlimited &&
@@ -202,7 +202,6 @@ class MctsSearcher::Run {
         counters.abandoned.fetch_add(1, std::memory_order_relaxed);
         FlushPending(t);
         gate_.RunAlone([this] { Recycle(); });
-        t.spare = kNoNode;
         counted = Playout(t);
       }
       if (!counted) break;
@@ -409,7 +408,7 @@ class MctsSearcher::Run {
     // At most `allocated` of the ranked moves are skipped, so the first
     // allocated + size hold all that this chunk takes.
     RankByPrior(moves.size(), allocated + size, t);
-    const int64_t begin = graph_.AllocateEdges(size);
+    const int64_t begin = t.arena.AllocateEdges(graph_, size);
     if (begin < 0) return false;
     // First play urgency (MctsConfig::fpu_prior_scale), relative to the
     // node's best prior: its first edge's, or the best of these moves.
@@ -483,9 +482,8 @@ class MctsSearcher::Run {
     const uint64_t key = pos.hash(), check = PositionCheck(pos);
     *fresh = false;
     if (NodeId id = graph_.Find(key, check); id != kNoNode) return id;
-    NodeId id = t.spare != kNoNode ? t.spare : graph_.Allocate();
+    const NodeId id = t.arena.AllocateNode(graph_);
     if (id == kNoNode) return kNoNode;
-    t.spare = id;  // until published
     const bool over = IsGameOver(pos);
     MoveList moves;
     const bool expand = !over && config_.expand_at_creation;
@@ -494,9 +492,12 @@ class MctsSearcher::Run {
     Node& n = graph_.node(id);
     n.Init(key, check, Index(pos.to_move()), value,
            over ? Proof::kExact : Proof::kNone);
-    if (expand && !AddChunk(n, pos, 0, t, &moves)) return kNoNode;
+    if (expand && !AddChunk(n, pos, 0, t, &moves)) {
+      t.arena.Unused(id);
+      return kNoNode;
+    }
     const NodeId published = graph_.Publish(id);
-    t.spare = published == id ? kNoNode : id;
+    if (published != id) t.arena.Unused(id);
     *fresh = published == id;
     return published;
   }
@@ -759,7 +760,6 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
   ThreadState main_state;
   if (!run.PrepareRoot(main_state)) {
     graph_->Clear();  // not even the root fits next to the kept graph
-    main_state.spare = kNoNode;
     run.PrepareRoot(main_state);
   }
   std::vector<std::thread> workers;

@@ -225,5 +225,106 @@ TEST(GraphTest, ChunksOfEdgesAreAddressedWhereverTheyLie) {
   }
 }
 
+// Two threads' arenas, interleaved: every id and every edge is handed out
+// once, and each arena takes a block from the graph at a time.
+TEST(ThreadArenaTest, BlocksHandEachThreadItsOwnIdsAndEdges) {
+  Graph g(16 * kOneMb);
+  ThreadArena a(/*blocks=*/true), b(/*blocks=*/true);
+  std::set<NodeId> ids;
+  std::vector<std::pair<int64_t, int>> ranges;  // (first edge, count)
+  NodeId last_of_a = kNoNode;
+  for (int i = 0; i < 3 * ThreadArena::kNodeBlock; ++i) {
+    const NodeId from_a = a.AllocateNode(g), from_b = b.AllocateNode(g);
+    ASSERT_NE(from_a, kNoNode);
+    ASSERT_NE(from_b, kNoNode);
+    EXPECT_TRUE(ids.insert(from_a).second) << from_a;
+    EXPECT_TRUE(ids.insert(from_b).second) << from_b;
+    // Within a block, one thread's ids follow each other.
+    if (i % ThreadArena::kNodeBlock != 0) {
+      EXPECT_EQ(from_a, last_of_a + 1);
+    }
+    last_of_a = from_a;
+    for (const int n : {4, 16, 40}) {
+      for (ThreadArena* arena : {&a, &b}) {
+        const int64_t first = arena->AllocateEdges(g, n);
+        ASSERT_GE(first, 0);
+        ranges.push_back({first, n});
+      }
+    }
+  }
+  // The graph's counter moved a block at a time (one of each arena's
+  // three is in use), not once a node.
+  EXPECT_EQ(g.Stats().nodes, 6 * ThreadArena::kNodeBlock);
+  std::sort(ranges.begin(), ranges.end());
+  for (size_t i = 1; i < ranges.size(); ++i) {
+    EXPECT_GE(ranges[i].first, ranges[i - 1].first + ranges[i - 1].second);
+  }
+}
+
+// Without blocks (one thread) an arena is the graph's own counter.
+TEST(ThreadArenaTest, WithoutBlocksIdsComeOneAtATime) {
+  Graph g(kOneMb);
+  ThreadArena arena;
+  EXPECT_EQ(arena.AllocateNode(g), 1u);
+  EXPECT_EQ(arena.AllocateNode(g), 2u);
+  EXPECT_EQ(arena.AllocateEdges(g, 4), 0);
+  EXPECT_EQ(arena.AllocateEdges(g, 4), 4);
+  EXPECT_EQ(g.Stats().nodes, 2);
+  EXPECT_EQ(g.Stats().edges, 8);
+}
+
+TEST(ThreadArenaTest, AnIdHandedBackComesOutNext) {
+  Graph g(kOneMb);
+  ThreadArena arena(/*blocks=*/true);
+  const NodeId id = arena.AllocateNode(g);
+  arena.Unused(id);
+  EXPECT_EQ(arena.AllocateNode(g), id);
+  EXPECT_EQ(arena.AllocateNode(g), id + 1);
+}
+
+// A compaction moves the nodes in use down over the ids a block had left;
+// the arena must not hand those out again, nor an id it was handed back.
+TEST(ThreadArenaTest, NothingTakenBeforeACompactionIsHandedOutAfterIt) {
+  Graph g(kOneMb);
+  ThreadArena arena(/*blocks=*/true);
+  std::vector<NodeId> chain;
+  for (uint64_t key = 1; key <= 4; ++key) {
+    const NodeId id = arena.AllocateNode(g);
+    g.node(id).Init(key, key, 0, Value{}, Proof::kNone);
+    ASSERT_EQ(g.Publish(id), id);
+    chain.push_back(id);
+  }
+  for (size_t i = 0; i + 1 < chain.size(); ++i) {
+    Link(g, chain[i], {chain[i + 1]}, {1});
+  }
+  const NodeId unused = arena.AllocateNode(g);
+  arena.Unused(unused);
+  const NodeId root = g.Compact(chain[1]);  // keeps keys 2, 3, 4
+  std::set<NodeId> live;
+  for (uint64_t key = 2; key <= 4; ++key) live.insert(g.Find(key, key));
+  ASSERT_EQ(live.size(), 3u);
+  ASSERT_TRUE(live.count(root));
+  const NodeId fresh = arena.AllocateNode(g);
+  EXPECT_EQ(live.count(fresh), 0u) << fresh;
+  EXPECT_EQ(fresh, 4u);  // the first id after the three kept
+  g.Clear();
+  EXPECT_EQ(arena.AllocateNode(g), 1u);
+}
+
+// Near the end of the arenas a block no longer fits, and the last ids and
+// edges are still handed out, one request at a time.
+TEST(ThreadArenaTest, AFullGraphIsFilledToTheLastId) {
+  Graph g(kOneMb);
+  ThreadArena arena(/*blocks=*/true);
+  const GraphStats empty = g.Stats();
+  int64_t nodes = 0;
+  while (arena.AllocateNode(g) != kNoNode) ++nodes;
+  EXPECT_EQ(nodes, empty.node_capacity);
+  int64_t edges = 0;
+  while (arena.AllocateEdges(g, 4) >= 0) edges += 4;
+  EXPECT_LE(edges, empty.edge_capacity);
+  EXPECT_GT(edges + 4, empty.edge_capacity);
+}
+
 }  // namespace
 }  // namespace wallgo::search
