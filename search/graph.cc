@@ -400,13 +400,14 @@ void ThreadArena::Sync(const Graph& graph) {
 NodeId ThreadArena::AllocateNode(Graph& graph) {
   Sync(graph);
   if (spare_ != kNoNode) return std::exchange(spare_, kNoNode);
-  if (next_node_ == end_node_ && blocks_) {
-    // The last ids of a nearly full arena go one at a time.
+  if (!blocks_) return graph.Allocate();
+  if (next_node_ == end_node_) {
     const NodeId first = graph.AllocateNodes(kNodeBlock);
+    // The last ids of a nearly full arena go one at a time.
+    if (first == kNoNode) return graph.Allocate();
     next_node_ = first;
-    end_node_ = first == kNoNode ? first : first + kNodeBlock;
+    end_node_ = first + kNodeBlock;
   }
-  if (next_node_ == end_node_) return graph.Allocate();
   return static_cast<NodeId>(next_node_++);
 }
 
