@@ -16,7 +16,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-TABLE_TITLE = re.compile(r"^-- WG_DEFER=(\d+) WG_BATCH=(\d+)")
+# A table's title: a deferral setting of the throw-away build of threads1,
+# or the build's commit (device_threads.sh).
+TABLE_TITLE = re.compile(r"^-- (?:WG_DEFER=(\d+) WG_BATCH=(\d+)|speedtest (\S+))")
 TABLE_ROW = re.compile(r"^\s+(\d+)\s+(\d+)\s+[\d.]+x\s+(\d+|-)")
 MATCH_TITLE = re.compile(r"^thread_match: (\d+) threads at")
 SCORE = re.compile(r"^Score of t\d+ vs t1: (\d+) - (\d+) - (\d+)")
@@ -33,8 +35,8 @@ def speed_tables(text):
             label = None
         title = TABLE_TITLE.match(line)
         if title:
-            defer, batch = title.groups()
-            label = ("no deferral" if defer == "0"
+            defer, batch, build = title.groups()
+            label = (build if build else "no deferral" if defer == "0"
                      else f"deferred from {defer}/thread, batch {batch}")
             tables[label] = []
             continue
@@ -94,6 +96,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", type=pathlib.Path)
     parser.add_argument("output", type=pathlib.Path)
+    parser.add_argument("--machine", default="16-core Xeon",
+                        help="the machine, for the speed plot's title")
     args = parser.parse_args()
     texts = [p.read_text() for p in sorted(args.run.glob("*.txt"))]
     tables = speed_tables("\n".join(texts))
@@ -115,7 +119,7 @@ def main():
     speed.set_xscale("log", base=2)
     speed.set_xlabel("threads")
     speed.set_ylabel("thousand playouts a second")
-    speed.set_title("wallgo speedtest, 16-core Xeon")
+    speed.set_title(f"wallgo speedtest, {args.machine}")
     speed.legend(fontsize=7)
     speed.grid(alpha=0.3)
 
@@ -129,8 +133,12 @@ def main():
                           textcoords="offset points", xytext=(6, 6),
                           fontsize=8)
     strength.axhline(0, color="k", lw=0.8)
-    strength.set_xscale("log", base=2)
-    strength.set_xticks(ns, [str(n) for n in ns])
+    if ns:  # a log axis needs a point; a short run may have no match to draw
+        strength.set_xscale("log", base=2)
+        strength.set_xticks(ns, [str(n) for n in ns])
+    else:
+        strength.text(0.5, 0.5, f"no match of {MIN_GAMES} games or more",
+                      ha="center", transform=strength.transAxes)
     strength.set_xlabel("threads N (N x T seconds for one thread)")
     strength.set_ylabel("Elo of N threads against 1 thread, 95%")
     strength.set_title("N threads at T against 1 thread at N x T")
