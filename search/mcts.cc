@@ -90,14 +90,13 @@ class Gate {
   }
 
   // Runs `work` while every other search thread waits in Pass (or has
-  // left). When another thread is already doing so, waits for it instead
-  // and returns false.
+  // left). When another thread is already doing so, waits for it instead.
   template <typename Work>
-  bool RunAlone(Work&& work) {
+  void RunAlone(Work&& work) {
     std::unique_lock lock(mutex_);
     if (closed_.load(std::memory_order_relaxed)) {
       WaitLocked(lock);
-      return false;
+      return;
     }
     closed_.store(true, std::memory_order_relaxed);
     cv_.wait(lock, [this] { return waiting_ == active_ - 1; });
@@ -105,7 +104,6 @@ class Gate {
     closed_.store(false, std::memory_order_release);
     ++generation_;
     cv_.notify_all();
-    return true;
   }
 
   // Waits until every search thread has left, or `seconds` have passed.
