@@ -4,16 +4,17 @@
 # 1, 2, 4 ... all cores, then Elo matches of N threads at T seconds a move
 # against one thread at N x T, each with the cores split into groups of N
 # (thread_match.sh) and stopped after MATCH_S seconds. Writes the raw outputs
-# under OUT_DIR in the layout plot_threads.py reads (docs/runs/threads*).
+# to OUT_DIR in the layout plot_threads.py reads (docs/runs/threads*): six
+# files, the games' records in one archive, since a lent machine sends back
+# at most eight.
 #
 #   tools/bench/device_threads.sh BIN_DIR OUT_DIR [SPEED_S] [MATCH_S] [SEED] [N:T ...]
-#   tools/bench/device_threads.sh build-device/bin "$OUT/threads2" 2 100 60
+#   tools/bench/device_threads.sh build-device/portable/bin "$OUT/threads2" 2 100 60
 #
 # SPEED_S (default 2) is the speed test's --seconds, run for two rounds;
 # MATCH_S (default 100) each match's limit; the matches (default 2:0.25 4:0.1
-# 8:0.05) skip any N above the cores there are. When BIN_DIR/wallgo does not
-# run there (a binary carried from another machine whose libraries differ),
-# BIN_DIR's parent is built first, portably (-march=x86-64-v3).
+# 8:0.05) skip any N above the cores there are. BIN_DIR holds wallgo and
+# wallgo-referee; for another machine, the ones portable_bin.sh makes.
 set -eu
 bin=$1
 out=$2
@@ -27,24 +28,23 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 cores=$(nproc)
 
-runs() { "$bin/wallgo" --version >/dev/null 2>&1 && [ -x "$bin/wallgo-referee" ]; }
-if ! runs; then
-  build=$(dirname "$bin")
-  echo "device_threads: building $build" >&2
-  cmake -S "$here/../.." -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DWALLGO_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=x86-64-v3 >/dev/null
-  cmake --build "$build" --target wallgo wallgo-referee >/dev/null
+if ! { "$bin/wallgo" --version >/dev/null && [ -x "$bin/wallgo-referee" ]; }; then
+  echo "device_threads: $bin/wallgo does not run here (tools/bench/portable_bin.sh)" >&2
+  exit 1
 fi
+# The commit the programs were built from: portable_bin.sh notes it, since a
+# lent machine's copy of the tree may have no git.
+build=$(cat "$bin/../commit" 2>/dev/null || git -C "$here" rev-parse --short HEAD)
+records=$(mktemp -d)
 
 {
   date -u
-  git -C "$here" rev-parse --short HEAD 2>/dev/null || echo "no git"
+  echo "build $build"
   echo "$cores cores"
   lscpu | grep -E 'Model name|Thread\(s\) per core|Core\(s\) per socket|L3 cache|NUMA node\(s\)' || true
 } >"$out/machine.txt"
 
-echo "-- speedtest $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo build)" \
-  >"$out/speedtest.txt"
+echo "-- speedtest $build" >"$out/speedtest.txt"
 "$bin/wallgo" speedtest --threads "$cores" --seconds "$speed_s" --rounds 2 \
   | tee -a "$out/speedtest.txt"
 
@@ -52,7 +52,9 @@ for match in "${matches[@]}"; do
   n=${match%%:*}
   t=${match#*:}
   [ "$n" -le "$cores" ] || { echo "device_threads: skip $n threads ($cores cores)"; continue; }
-  "$here/thread_match.sh" "$bin" "$n" "$t" 400 "$match_s" "$seed" "$out/match-$n" \
+  "$here/thread_match.sh" "$bin" "$n" "$t" 400 "$match_s" "$seed" "$records/match-$n" \
     | tee "$out/match-$n.txt"
 done
+tar czf "$out/records.tar.gz" -C "$records" .
+rm -rf "$records"
 date -u >>"$out/machine.txt"
