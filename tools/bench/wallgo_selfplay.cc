@@ -321,7 +321,12 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
       "prior softmax temperature")(
       flag("thread-affinity").c_str(),
       po::value(&c.thread_affinity)->default_value(c.thread_affinity),
-      "with several threads, bonus to each thread's share of the edges");
+      "with several threads, bonus to each thread's share of the edges")(
+      flag("deferred-visits").c_str(),
+      po::value(&c.deferred_visits_per_thread)
+          ->default_value(c.deferred_visits_per_thread),
+      "with several threads, visits a thread from which an edge's visits "
+      "are deferred (0: never)");
 }
 
 }  // namespace
