@@ -34,7 +34,8 @@ if ! { "$bin/wallgo" --version >/dev/null && [ -x "$bin/wallgo-referee" ]; }; th
 fi
 # The commit the programs were built from: portable_bin.sh notes it, since a
 # lent machine's copy of the tree may have no git.
-build=$(cat "$bin/../commit" 2>/dev/null || git -C "$here" rev-parse --short HEAD)
+build=$(cat "$bin/../commit" 2>/dev/null || git -C "$here" rev-parse --short HEAD 2>/dev/null ||
+  echo unknown)
 records=$(mktemp -d)
 
 {

@@ -17,6 +17,11 @@ src=$1
 out=$2
 shift 2
 [ $# -gt 0 ] || { echo "portable_bin.sh: name at least one program" >&2; exit 1; }
+# An earlier bundle is replaced; anything else there is left alone.
+if [ -e "$out" ] && [ ! -f "$out/commit" ]; then
+  echo "portable_bin.sh: $out exists and is not a bundle" >&2
+  exit 1
+fi
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/libexec"
 loader=
@@ -38,6 +43,6 @@ done
 [ -n "$loader" ] || { echo "portable_bin.sh: ldd named no loader" >&2; exit 1; }
 # Which build this is, for the figures made with it (device_threads.sh): the
 # commit of the sources BIN_DIR's build was configured from.
-source=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$src/../CMakeCache.txt" 2>/dev/null)
+source=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$src/../CMakeCache.txt" 2>/dev/null || true)
 git -C "${source:-$src}" describe --always --dirty >"$out/commit" 2>/dev/null ||
   echo unknown >"$out/commit"

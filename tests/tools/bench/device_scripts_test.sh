@@ -14,7 +14,18 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$src/tools/bench/portable_bin.sh" "$bin" "$work/made" wallgo wallgo-referee
+# A folder that is not a bundle is never replaced; a bundle is.
+mkdir "$work/made" && touch "$work/made/keep"
+if "$src/tools/bench/portable_bin.sh" "$bin" "$work/made" wallgo 2>/dev/null ||
+  [ ! -f "$work/made/keep" ]; then
+  fail "a folder that is not a bundle was replaced"
+fi
+rm -r "$work/made"
+# Programs copied out of their build (no CMake cache, no git) still bundle.
+mkdir "$work/plain" && cp "$bin/wallgo" "$work/plain/"
+"$src/tools/bench/portable_bin.sh" "$work/plain" "$work/made" wallgo
+[ "$(cat "$work/made/commit")" = unknown ] || fail "commit of a copy: $(cat "$work/made/commit")"
+"$src/tools/bench/portable_bin.sh" "$bin" "$work/made" wallgo wallgo-referee  # replaces it
 mv "$work/made" "$work/bundle"  # a lent machine's copy lies elsewhere
 bundle=$work/bundle
 
