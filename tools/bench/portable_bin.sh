@@ -4,7 +4,9 @@
 # library): each program goes to OUT_DIR/libexec, every shared library it
 # loads to OUT_DIR/lib, the C library and its loader included, and OUT_DIR/bin
 # gets a script of the program's name that runs it through that loader on
-# those libraries alone. Only the kernel is the other machine's.
+# those libraries alone. Only the kernel is the other machine's. A program
+# run so sees the loader as /proc/self/exe: wallgo-gui, which finds its page
+# through it, cannot be bundled; the engine and the referee can.
 #
 #   tools/bench/portable_bin.sh BIN_DIR OUT_DIR PROGRAM...
 #   tools/bench/portable_bin.sh build-device/bin build-device/portable wallgo wallgo-referee
