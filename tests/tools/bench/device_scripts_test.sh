@@ -43,7 +43,7 @@ version=$(env -i PATH=/usr/bin:/bin "$bundle/bin/wallgo" --version)
 [ "$version" = "$("$bin/wallgo" --version)" ] || fail "version: $version"
 ln -s "$bundle/bin/wallgo" "$work/linked"
 [ "$("$work/linked" --version)" = "$version" ] || fail "through a link"
-grep -qx '[0-9a-f]*\(-dirty\)\?' "$bundle/commit" || fail "commit: $(cat "$bundle/commit")"
+grep -qx '[0-9a-f]\+\(-dirty\)\?' "$bundle/commit" || fail "commit: $(cat "$bundle/commit")"
 
 # The device run, in miniature: speed test and one two-thread match.
 "$src/tools/bench/device_threads.sh" "$bundle/bin" "$work/out" 0.2 15 64 2:0.05
