@@ -325,8 +325,8 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
       flag("deferred-visits").c_str(),
       po::value(&c.deferred_visits_per_thread)
           ->default_value(c.deferred_visits_per_thread),
-      "with several threads, visits a thread from which an edge's visits "
-      "are deferred (0: never)");
+      "with several threads, an edge's visits (per thread) from which its "
+      "visits are deferred (0: never)");
 }
 
 }  // namespace
