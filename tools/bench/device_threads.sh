@@ -1,15 +1,15 @@
 #!/bin/bash
-# Issue 42's many-core figures in one run sized for a lent machine (15
-# minutes of device time a session, starting included): the speed test at
-# 1, 2, 4 ... all cores, then Elo matches of N threads at T seconds a move
-# against one thread at N x T, each with the cores split into groups of N
-# (thread_match.sh) and stopped after MATCH_S seconds. Writes the raw outputs
-# to OUT_DIR in the layout plot_threads.py reads (docs/runs/threads*): six
-# files, the games' records in one archive, since a lent machine sends back
-# at most eight.
+# The threads' many-core figures (docs/search.md#a-many-core-run) in one run
+# of about six minutes on a 16-core machine with the defaults: the speed
+# test at 1, 2, 4 ... all cores, then Elo matches of N threads at T seconds a
+# move against one thread at N x T, each with the cores split into groups of
+# N (thread_match.sh) and stopped after MATCH_S seconds. Writes the raw
+# outputs to OUT_DIR in the layout plot_threads.py reads (docs/runs/threads*):
+# machine.txt, speedtest.txt, match-N.txt for each N and the games' records
+# in one archive, records.tar.gz: a handful of files, easy to copy off.
 #
 #   tools/bench/device_threads.sh BIN_DIR OUT_DIR [SPEED_S] [MATCH_S] [SEED] [N:T ...]
-#   tools/bench/device_threads.sh build-device/portable/bin "$OUT/threads2" 2 100 60
+#   tools/bench/device_threads.sh build-device/portable/bin runs/threads2 2 100 60
 #
 # SPEED_S (default 2) is the speed test's --seconds, run for two rounds;
 # MATCH_S (default 100) each match's limit; the matches (default 2:0.25 4:0.1
@@ -33,7 +33,7 @@ if ! { "$bin/wallgo" --version >/dev/null && [ -x "$bin/wallgo-referee" ]; }; th
   exit 1
 fi
 # The commit the programs were built from: portable_bin.sh notes it, since a
-# lent machine's copy of the tree may have no git.
+# copy of the programs on another machine may come without git.
 build=$(cat "$bin/../commit" 2>/dev/null || git -C "$here" rev-parse --short HEAD 2>/dev/null ||
   echo unknown)
 records=$(mktemp -d)

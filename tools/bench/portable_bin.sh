@@ -1,6 +1,6 @@
 #!/bin/bash
-# Makes programs built here run on a machine whose libraries differ (a lent
-# machine runs CUDA's image, which need not hold Abseil, Boost or this C
+# Makes programs built here run on a machine whose libraries differ (a GPU
+# machine running CUDA's image need not hold Abseil, Boost or this C
 # library): each program goes to OUT_DIR/libexec, every shared library it
 # loads to OUT_DIR/lib, the C library and its loader included, and OUT_DIR/bin
 # gets a script of the program's name that runs it through that loader on

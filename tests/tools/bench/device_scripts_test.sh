@@ -1,5 +1,5 @@
 #!/bin/bash
-# The lent-machine recipe of docs/search.md end to end, on this machine:
+# The many-core recipe of docs/search.md end to end, on this machine:
 # tools/bench/portable_bin.sh's bundle runs from wherever it is copied to on
 # its own libraries alone, and device_threads.sh, run from it, writes the
 # files plot_threads.py reads. Exits 77 (skipped) on a single core, where no
@@ -26,7 +26,7 @@ mkdir "$work/plain" && cp "$bin/wallgo" "$work/plain/"
 "$src/tools/bench/portable_bin.sh" "$work/plain" "$work/made" wallgo
 [ "$(cat "$work/made/commit")" = unknown ] || fail "commit of a copy: $(cat "$work/made/commit")"
 "$src/tools/bench/portable_bin.sh" "$bin" "$work/made" wallgo wallgo-referee  # replaces it
-mv "$work/made" "$work/bundle"  # a lent machine's copy lies elsewhere
+mv "$work/made" "$work/bundle"  # a copy on another machine lies elsewhere
 bundle=$work/bundle
 
 # Every library the bundle's loader resolves for the engine is the bundle's.
