@@ -26,8 +26,8 @@ struct MctsConfig {
   double multi_player_c_puct = 1.0;
   // Leaf values and priors. Null: a ClassicEvaluator with `classic`.
   std::shared_ptr<const Evaluator> evaluator;
-  // The classic evaluator's knobs (prior kind, temperature, random moves).
-  // Measured: temperature 0.1 beat 0.05 (65%) and 0.2 beat 0.1 (67.5%).
+  // The classic evaluator's knobs (prior kind, temperature, random moves);
+  // why these values: docs/search.md#design-choices.
   ClassicEvaluatorConfig classic;
   // A move not tried yet (first play urgency, for the mover) is worth its
   // parent's evaluation, less fpu_reduction, plus fpu_prior_scale *
@@ -43,8 +43,7 @@ struct MctsConfig {
   // classic prior that makes every untried move's urgency its own static
   // evaluation, as in the old engine. The parent's own value (after random
   // moves of both sides) lies below its best child's, so the untried moves
-  // started too low: 347-444 against the old engine at 1000 playouts a
-  // move, 301-292 with this (docs/search.md).
+  // started too low (docs/search.md#how-it-works, "First play urgency").
   bool fpu_from_best_child = true;
   // Build a node's first edges when it is created rather than when a playout
   // passes it again: for an evaluator whose priors come with the value (a

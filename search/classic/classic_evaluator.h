@@ -14,8 +14,8 @@
 namespace wallgo::search {
 
 enum class PriorKind : uint8_t {
-  // Every child evaluated: the default. Measured (docs/search.md) against
-  // the cheaper kGrouped: +24 -6 at 3000 playouts a move.
+  // Every child evaluated: the default, far stronger than the cheaper
+  // kGrouped (docs/search.md#design-choices).
   kChildEval,
   // One evaluation per stone destination (the child of its first wall),
   // then every wall of the best destinations evaluated on its own: about a
@@ -28,14 +28,11 @@ enum class PriorKind : uint8_t {
 struct ClassicEvaluatorConfig {
   // Random moves played from the position before it is evaluated; they
   // are drawn from the position's key, so a position always gets the same
-  // value. Measured (docs/search.md, figures): 2 beat 0 by ~69% in 40 games at
-  // 0.1 s a move; 1, 2 and 4 are alike.
+  // value. Why 2: docs/search.md#design-choices.
   int playout_moves = 2;
   // The same with 3 or 4 players, where two random moves leave the others
-  // unmoved and the movers handicapped. Measured (docs/eval.md, 3 and 4
-  // players): level 10 against three greedy players scored 72.5% with 2 and
-  // 86-90% with 8, 12 or 16 at 0.2 s a move; at 1 s, on the same 160
-  // openings, 12 won 87% of 4-player games where 8 won 83%.
+  // unmoved and the movers handicapped. Why 12:
+  // docs/history/eval.md#against-81696ec-at-equal-time-the-rounds-target.
   int multi_player_playout_moves = 12;
   PriorKind prior = PriorKind::kChildEval;
   // Priors are a softmax of the children's utilities at this temperature.

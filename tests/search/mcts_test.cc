@@ -269,8 +269,9 @@ class CountingEvaluator : public Evaluator {
 TEST(MctsTest, AnUntriedMoveIsWorthItsOwnStaticEvaluation) {
   // With the classic prior (a softmax of the children's static evaluations
   // at the temperature fpu_prior_scale) the first play urgency is each
-  // child's own evaluation, as in the engine before issue 11; starting
-  // from the parent's value instead lost 347-444 to it (docs/search.md).
+  // child's own evaluation, as in the engine before lazy edges; starting
+  // from the parent's value instead lost to it
+  // (docs/search.md#how-it-works, "First play urgency").
   const Position pos = BenchStart(BenchPositions()[0]);
   auto counting = std::make_shared<CountingEvaluator>();
   MctsConfig config;

@@ -241,7 +241,7 @@ std::pair<double, double> ResidentMb() {
   return {rss, peak};
 }
 
-// A long analysis of the issue-11 position (c3 e3 c5 e5 played) and its
+// A long analysis of the position after c3 e3 c5 e5 and its
 // curve every `interval_s`: time, playouts, nodes created and in the
 // graph, the best move's PV length and win rate, resident memory.
 void RunCurve(const SearchOptions& o, double seconds, double interval_s) {
