@@ -54,7 +54,8 @@ class Native(unittest.TestCase):
         if head.returncode == 0:  # a checkout (a source tarball has no .git)
             commit = commits.pop()
             self.assertTrue(head.stdout.startswith(commit.removesuffix("-dirty")),
-                            f"{commit} is not this checkout's {head.stdout.strip()}")
+                            f"the programs were built from {commit}, the checkout is at "
+                            f"{head.stdout.strip()}: rebuild")
 
     def test_the_protocol_answers_the_version(self):
         answer = run([os.path.join(ARGS.build, "bin", "wallgo")], "version\nquit\n")
