@@ -7,11 +7,17 @@ install(FILES packaging/copyright THIRD-PARTY.md
 
 set(CPACK_PACKAGE_NAME wallgo)
 set(CPACK_PACKAGE_VENDOR "wallgo")
-set(CPACK_PACKAGE_CONTACT "wallgo developers <wallgo@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
   "Wall Go engine, match referee, browser GUI and tools")
-set(CPACK_PACKAGE_DESCRIPTION
-  "The Wall Go engine (wallgo), a match referee (wallgo-referee), a board in the browser for any engine (wallgo-gui), the network tool (wallgo-net), the cluster workflows (wallgo-cluster) and the Python module wallgo.")
+set(CPACK_PACKAGE_DESCRIPTION "The Wall Go engine (wallgo), a match referee \
+(wallgo-referee),\na board in the browser for any engine (wallgo-gui), the \
+network tool\n(wallgo-net), the cluster workflows (wallgo-cluster) and the \
+Python module\nwallgo.")
+# The maintainer: the project's contact address (set with
+# -DWALLGO_MAINTAINER="Name <address>" for a published package).
+set(WALLGO_MAINTAINER "wallgo developers <wallgo@localhost>" CACHE STRING
+  "The .deb's maintainer and changelog signature")
+set(CPACK_PACKAGE_CONTACT "${WALLGO_MAINTAINER}")
 
 # Debian's changelog of a native package: this version, dated
 # SOURCE_DATE_EPOCH when set (string(TIMESTAMP) reads it; tools/release.sh

@@ -21,7 +21,8 @@
 #   tools/release.sh pages DIST FOLDER   DIST's site zip unpacked, for a host
 #   tools/release.sh deps                apt-get install what a release needs
 # WALLGO_RELEASE_BUILD (default build-release/) holds the release's builds;
-# WALLGO_RELEASE_DIRTY=1 allows a checkout with uncommitted changes.
+# WALLGO_RELEASE_DIRTY=1 allows a checkout with uncommitted changes;
+# WALLGO_MAINTAINER="Name <address>" is the .deb's maintainer.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -116,7 +117,8 @@ release() {
   cmake -S "$repo" -B "$build/native" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DWALLGO_NATIVE=OFF -DWALLGO_PYTHON=ON -DWALLGO_BUILD_TESTS=OFF \
     -DWALLGO_BUILD_BENCHMARKS=OFF -DCMAKE_INSTALL_PREFIX=/usr \
-    -DWALLGO_PYTHON_INSTALL_DIR=lib/python3/dist-packages >&2
+    -DWALLGO_PYTHON_INSTALL_DIR=lib/python3/dist-packages \
+    ${WALLGO_MAINTAINER:+"-DWALLGO_MAINTAINER=$WALLGO_MAINTAINER"} >&2
   cmake --build "$build/native" >&2
   pack_deb "$build/native" "$dist"
   WALLGO_WEB_BUILD="$build/web" "$repo/tools/web/build.sh" "$build/web/site" >&2
