@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_format.h"
 #include "common/batch/preemption.h"
+#include "common/version/version.h"
 #include "protocol/analysis_batch.h"
 #include "protocol/analysis_server.h"
 #include "protocol/cli.h"
@@ -45,7 +46,7 @@ int RunGtp(const Invocation& inv) {
         return search::MakeSearcher(options);
       },
       inv.search);
-  GtpSession session(engine, std::cout, log, WALLGO_VERSION);
+  GtpSession session(engine, std::cout, log, std::string(Version()));
   session.Run(std::cin);
   return 0;
 }
@@ -100,7 +101,7 @@ int RunAnalysis(const Invocation& inv) {
                               ? inv.analysis.search_threads
                               : inv.search.threads;
   config.defaults = inv.search;
-  config.version = WALLGO_VERSION;
+  config.version = std::string(Version());
   const SearcherFactory factory = [](const search::SearchOptions& options) {
     return search::MakeSearcher(options);
   };
@@ -168,7 +169,7 @@ int Main(int argc, char** argv) {
       std::cout << Usage();
       return 0;
     case Job::kVersion:
-      std::cout << "wallgo " << WALLGO_VERSION << "\n";
+      std::cout << VersionLine("wallgo") << "\n";
       return 0;
     case Job::kPerft:
       return RunPerft(*inv);

@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "common/version/version.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/protocol/run_binary.h"
@@ -137,7 +138,10 @@ TEST(CliTest, HelpAndVersion) {
   }
   const RunResult version = RunWallgo("--version", "");
   EXPECT_EQ(version.exit_code, 0);
-  EXPECT_EQ(version.out, "wallgo 0.1.0\n");
+  // The line names this build's version and commit (common/version).
+  EXPECT_EQ(version.out, VersionLine("wallgo") + "\n");
+  EXPECT_THAT(version.out,
+              StartsWith("wallgo " + std::string(Version()) + " (commit "));
 }
 
 TEST(CliTest, FlagsAndTheConfigFileSetTheOptionsFlagsWinning) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "boost/program_options.hpp"
+#include "common/version/version.h"
 #include "engine/movegen.h"
 #include "engine/regions.h"
 #include "search/classic/eval.h"
@@ -122,6 +123,8 @@ void Fit(const std::vector<Sample>& samples, int rule, bool setup) {
 }
 
 int Main(int argc, char** argv) {
+  if (wallgo::AnsweredVersion(argc, argv, "eval_calibrate", std::cout))
+    return 0;
   namespace po = boost::program_options;
   int games = 0, placements = 0;
   float share = 0;

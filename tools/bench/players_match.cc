@@ -16,6 +16,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
+#include "common/version/version.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
@@ -141,6 +142,7 @@ int ProbeDepth(const std::string& spec, double movetime, int count) {
 }
 
 int Main(int argc, char** argv) {
+  if (wallgo::AnsweredVersion(argc, argv, "players_match", std::cout)) return 0;
   namespace po = boost::program_options;
   std::string a_spec, b_spec;
   int games = 0, players = 2, placements = 2, probe = 0;

@@ -22,6 +22,7 @@
 
 #include "absl/strings/str_format.h"
 #include "boost/program_options.hpp"
+#include "common/version/version.h"
 #include "engine/game.h"
 #include "engine/notation.h"
 #include "search/bench.h"
@@ -332,6 +333,8 @@ void AddSideOptions(po::options_description& desc, const std::string& name,
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (wallgo::AnsweredVersion(argc, argv, "wallgo-selfplay", std::cout))
+    return 0;
   std::string mode = "match", rules_text = "players=2", speed_at = "both";
   double curve_s = 60, curve_every_s = 5;
   MatchOptions m;

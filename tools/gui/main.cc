@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "common/version/version.h"
 #include "tools/gui/cli.h"
 
 int main(int argc, char** argv) {
+  if (wallgo::AnsweredVersion(argc, argv, "wallgo-gui", std::cout)) return 0;
   // This program's real path: the default engine is the wallgo beside it,
   // wherever it is installed.
   char self[PATH_MAX];

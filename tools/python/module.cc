@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/version/version.h"
 #include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -295,6 +296,7 @@ PYBIND11_MODULE(_wallgo, m) {
   using namespace wallgo;
   using namespace wallgo::python;
   m.doc() = "Wall Go's rules, search and data from C++ (see docs/python.md).";
+  m.attr("__version__") = std::string(Version());
   m.attr("ACTION_SIZE") = kActionSize;
   m.attr("PASS_ACTION") = kPassAction;
   m.attr("OBSERVATION_PLANES") = kObservationPlanes;

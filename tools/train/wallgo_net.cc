@@ -21,6 +21,7 @@
 #include "common/batch/preemption.h"
 #include "common/batch/shard.h"
 #include "common/program_options_error.h"
+#include "common/version/version.h"
 #include "engine/notation.h"
 #include "engine/regions.h"
 #include "search/classic/classic_evaluator.h"
@@ -434,6 +435,7 @@ absl::Status Verify(const std::vector<std::string>& args) {
 }
 
 int Main(int argc, char** argv) {
+  if (wallgo::AnsweredVersion(argc, argv, "wallgo-net", std::cout)) return 0;
   if (argc < 2) {
     std::cerr << kUsage;
     return 2;

@@ -127,6 +127,9 @@ st_bin=$build/engine-st/bin
 cp "$bin"/wallgo-web.js "$bin"/wallgo-web.wasm "$bin"/wallgo-web.worker.js \
   "$st_bin"/wallgo-web-st.js "$st_bin"/wallgo-web-st.wasm "$out/engine/"
 cp "$here"/engine/* "$out/engine/"
+# package.json carries CMake's project(VERSION); the package, the licences.
+cp "$build/engine/package.json" "$repo/LICENSE" "$repo/THIRD-PARTY.md" \
+  "$out/engine/"
 # The players' board: wallgo-gui's page (less its games list) on the
 # bridge in a worker. Its index.html is wallgo-gui's, marked for the worker
 # and with paths relative to the site, so that any folder of any host

@@ -2,6 +2,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
+#include "common/version/version.h"
 #include "protocol/engine.h"
 #include "protocol/gtp.h"
 #include "protocol/log.h"
@@ -58,7 +59,7 @@ int RunEngineSession(const std::vector<std::string>& args, std::istream& in,
       [](const search::SearchOptions& o) { return search::MakeSearcher(o); },
       options);
   protocol::Log log(&err, nullptr);
-  protocol::GtpSession session(engine, out, log, WALLGO_VERSION);
+  protocol::GtpSession session(engine, out, log, std::string(Version()));
   session.Run(in);
   return 0;
 }

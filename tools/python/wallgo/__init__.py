@@ -30,6 +30,7 @@ from wallgo._wallgo import (
     normalize_rules,
     transform_action,
 )
+from wallgo._wallgo import __version__  # CMakeLists.txt's project(VERSION)
 from wallgo._wallgo import _Engine
 from wallgo.aec import AECEnv
 

@@ -5,6 +5,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
+__version__: str
 ACTION_SIZE: int
 PASS_ACTION: int
 OBSERVATION_PLANES: int
