@@ -46,8 +46,9 @@ def release_step(*args):
     return run([os.path.join(ARGS.source, "tools", "release.sh"), *args])
 
 
-def first_answer(transcript):
-    return next(line for line in transcript.split("\n") if line[:1] in "=?")
+def answers(transcript):
+    """The protocol's answer lines ('=' or '?'), in order."""
+    return [line for line in transcript.split("\n") if line.startswith(("=", "?"))]
 
 
 class Deb(unittest.TestCase):
@@ -70,7 +71,7 @@ class Deb(unittest.TestCase):
             self.assertRegex(line, rf"^{program} {re.escape(version())} \(commit ")
         transcript = run([os.path.join(bin_dir, "wallgo"), "--visits", "50"],
                          "newgame\ngenmove red\nquit\n")
-        self.assertRegex(first_answer(transcript.split("\n", 2)[2]), r"^= [a-g][1-7]")
+        self.assertRegex(answers(transcript)[1], r"^= [a-g][1-7]", transcript)
         self.assertIn("wallgo-cluster match", run([os.path.join(bin_dir, "wallgo-cluster"), "--help"]))
 
     def test_the_python_module_imports_from_its_files(self):
@@ -133,8 +134,7 @@ class NpmPackage(unittest.TestCase):
             env = dict(os.environ, NODE_PATH="/usr/share/nodejs", WALLGO_SINGLE_THREADED=single)
             transcript = run(["node", os.path.join(self.app, "node_modules", ".bin", "wallgo-node")],
                              "set_option visits 50\nnewgame\ngenmove red\nquit\n", env=env)
-            answers = [line for line in transcript.split("\n") if line[:1] in "=?"]
-            self.assertRegex(answers[2], r"^= [a-g][1-7]", transcript)
+            self.assertRegex(answers(transcript)[2], r"^= [a-g][1-7]", transcript)
 
     def test_a_page_plays_with_and_without_isolation(self):
         # The site's protocol console on the installed package as engine/.

@@ -96,7 +96,11 @@ class Web(unittest.TestCase):
         self.assertEqual(package["license"], "MIT")
 
     def test_the_board_has_the_version(self):
-        with open(os.path.join(ARGS.site, "version.json")) as f:
+        # tools/web/build.sh writes version.json (what the board's about
+        # panel shows) from CMakeLists.txt's project(VERSION).
+        path = os.path.join(ARGS.site, "version.json")
+        self.assertTrue(os.path.exists(path), f"no {path}: tools/web/build.sh writes it")
+        with open(path) as f:
             board = json.load(f)
         self.assertEqual(board["version"], cmake_version())
         native = run([os.path.join(ARGS.build, "bin", "wallgo"), "--version"])
