@@ -166,9 +166,8 @@ nlohmann::json BoardJson(const GuiGame& gui) {
   if (game.is_over()) {
     const Result result = game.result();
     nlohmann::json winners = nlohmann::json::array();
-    for (int p = 0; p < players; ++p) {
-      if (result.winners & (1u << p))
-        winners.push_back(ColourName(ColourAt(p)));
+    for (int p : result.winner_indices()) {
+      winners.push_back(ColourName(ColourAt(p)));
     }
     board["result"] = {
         {"winners", winners},
