@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 
 namespace wallgo::protocol {
 namespace {

@@ -12,6 +12,7 @@
 
 #include "boost/program_options.hpp"
 #include "engine/movegen.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "search/classic/eval.h"
 #include "search/players/alphabeta.h"
@@ -136,7 +137,7 @@ int Main(int argc, char** argv) {
       "share", po::value(&share)->default_value(EvalOptions{}.first_turn_share),
       "first-turn share of the players' evaluation");
   if (!ParseFlags(desc, argc, argv)) return 0;
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.visits = nodes;
   options.hash_mb = 16;
   AlphaBetaConfig config;

@@ -18,6 +18,7 @@
 #include "boost/program_options.hpp"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "search/players/alphabeta.h"
 #include "search/players/greedy.h"
@@ -84,7 +85,7 @@ unsigned PlayGame(const Rules& rules, std::vector<Searcher*> seats,
 // alpha-beta self-play games (20000 nodes a move) from random placements.
 std::vector<Position> MiddleGames(int count) {
   std::vector<Position> out;
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.visits = 20000;
   options.hash_mb = 16;
   AlphaBetaPlayer player(options);
@@ -110,7 +111,7 @@ std::vector<Position> MiddleGames(int count) {
 
 // How deep `spec` gets in `movetime` seconds on middle-game positions.
 int ProbeDepth(const std::string& spec, double movetime, int count) {
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.movetime_s = movetime;
   options.hash_mb = 64;
   std::unique_ptr<Searcher> player = MakePlayer(spec, options);
@@ -161,7 +162,7 @@ int Main(int argc, char** argv) {
       "positions in --movetime");
   if (!ParseFlags(desc, argc, argv)) return 0;
   if (probe > 0) return ProbeDepth(a_spec, movetime, probe);
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.movetime_s = movetime;
   options.visits = nodes;
   options.hash_mb = 64;

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 
 namespace wallgo::gui {
