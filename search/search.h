@@ -99,13 +99,27 @@ struct SearchOptions {
 // The classic evaluation alone with no move time (the caller gives visits
 // or a clock): the search without a network, for the search's tests and
 // the tools that measure it in process.
-SearchOptions ClassicProfile();
+inline SearchOptions ClassicProfile() {
+  SearchOptions options;
+  options.movetime_s = 0;
+  options.eval = EvalKind::kClassic;
+  options.shortlist = 0;
+  options.policy_weight = 0;
+  return options;
+}
 // Self-play data (wallgo-net generate): one thread, 32 MB (many games at
 // once), no move time (a visit budget a move), the classic evaluation
 // unless a network is given; the shortlist and policy weight stay the
 // engine's, so that the policy is trained on the visits of the search it
 // drives.
-SearchOptions SelfPlayProfile();
+inline SearchOptions SelfPlayProfile() {
+  SearchOptions options;
+  options.threads = 1;
+  options.movetime_s = 0;
+  options.hash_mb = 32;
+  options.eval = EvalKind::kClassic;
+  return options;
+}
 
 // The GTP clock of the side to move, as time_settings/time_left describe it.
 // main_s == 0 && byo_s == 0 means no clock.

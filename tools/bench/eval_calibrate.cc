@@ -58,8 +58,8 @@ void PlayAndRecord(AlphaBetaPlayer& player, uint64_t seed, int placements,
     samples.push_back(sample);
     pos.Play(player.Search(pos, {}, nullptr, 10).best);
   }
-  const unsigned winners = ComputeResult(pos).winners;
-  const float result = winners == 1 ? 1.0f : winners == 2 ? 0.0f : 0.5f;
+  // Red's share of the win: 1, 0, or 0.5 for a draw (2 players).
+  const auto result = static_cast<float>(ComputeResult(pos).win_share(0));
   for (size_t i = first; i < samples.size(); ++i) {
     samples[i].red_result = result;
   }

@@ -183,8 +183,7 @@ int Main(int argc, char** argv) {
     std::vector<DepthStats> depth(kMaxPlayers);
     const unsigned winners =
         PlayGame(rules, seats, placements, g / players, depth);
-    const int shares = std::popcount(winners);
-    if (winners & (1u << a_seat)) a_points += 1.0 / shares;
+    a_points += WinShare(winners, a_seat);
     for (int p = 0; p < players; ++p) {
       auto& into = p == a_seat ? a_depth[0] : b_depth[0];
       into.sum += depth[p].sum;
