@@ -30,14 +30,6 @@ absl::Status Game::Undo() {
   return absl::OkStatus();
 }
 
-Result Game::result() const {
-  Result result = ComputeResult(current_);
-  if (resigned_) {
-    const unsigned everyone = (1u << current_.num_players()) - 1;
-    result.winners =
-        RankWinners(result.sheet, everyone & ~(1u << Index(*resigned_)));
-  }
-  return result;
-}
+Result Game::result() const { return ComputeResult(current_, resigned_); }
 
 }  // namespace wallgo

@@ -8,8 +8,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/movegen.h"
+#include "engine/outcome.h"
 #include "engine/position.h"
-#include "engine/regions.h"
 
 namespace wallgo {
 

@@ -66,27 +66,4 @@ ScoreSheet ComputeScores(const Position& pos) {
   return sheet;
 }
 
-unsigned RankWinners(const ScoreSheet& sheet, unsigned eligible) {
-  unsigned winners = 0;
-  int best_score = -1, best_region = -1;
-  for (int p = 0; p < kMaxPlayers; ++p) {
-    if (!(eligible >> p & 1)) continue;
-    const int score = sheet.score[p], region = sheet.largest_region[p];
-    if (score > best_score || (score == best_score && region > best_region)) {
-      winners = 0;
-      best_score = score;
-      best_region = region;
-    }
-    if (score == best_score && region == best_region) winners |= 1u << p;
-  }
-  return winners;
-}
-
-Result ComputeResult(const Position& pos) {
-  Result result;
-  result.sheet = ComputeScores(pos);
-  result.winners = RankWinners(result.sheet, (1u << pos.num_players()) - 1);
-  return result;
-}
-
 }  // namespace wallgo

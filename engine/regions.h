@@ -1,4 +1,5 @@
-// Regions, ownership, the end of the game, scores and the result.
+// Regions, ownership, the end of the game and scores (the result and its
+// readings: outcome.h).
 #pragma once
 
 #include <array>
@@ -33,18 +34,5 @@ struct ScoreSheet {
   std::array<int, kMaxPlayers> largest_region{};  // tie-break
 };
 ScoreSheet ComputeScores(const Position& pos);
-
-// The result by score, then tie-break. `winners` has one bit per colour
-// index; more than one bit set is a draw shared among those players.
-struct Result {
-  ScoreSheet sheet;
-  unsigned winners = 0;
-  bool is_draw() const { return (winners & (winners - 1)) != 0; }
-};
-Result ComputeResult(const Position& pos);
-
-// The players of `eligible` (one bit per colour index) that rank first by
-// score, then by largest region.
-unsigned RankWinners(const ScoreSheet& sheet, unsigned eligible);
 
 }  // namespace wallgo

@@ -1,7 +1,6 @@
 #include "protocol/analysis_json.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <set>
 
@@ -10,7 +9,7 @@
 #include "common/json_integer.h"
 #include "engine/game.h"
 #include "engine/notation.h"
-#include "engine/regions.h"
+#include "engine/outcome.h"
 #include "nlohmann/json.hpp"
 
 namespace wallgo::protocol {
@@ -446,23 +445,14 @@ search::SearchInfo FinishedGameInfo(const Position& pos, bool ownership) {
   search::SearchInfo info;
   const Result result = ComputeResult(pos);
   const int me = Index(pos.to_move());
-  const int players = pos.num_players();
-  const bool won = (result.winners >> me) & 1;
-  info.root_winrate = won ? 1.0 / std::popcount(result.winners) : 0.0;
-  int best_other = -1;
-  for (int p = 0; p < players; ++p) {
-    if (p != me) best_other = std::max(best_other, result.sheet.score[p]);
-  }
-  info.root_score_margin = result.sheet.score[me] - best_other;
+  info.root_winrate = result.win_share(me);
+  info.root_score_margin = result.margin(me);
   info.solved = info.exact = true;
   if (ownership) {
     info.ownership.assign(kNumCells, search::CellOwnership{});
-    const Regions regions = FindRegions(pos.walls());
-    for (int r = 0; r < regions.count; ++r) {
-      const int owner = RegionOwner(pos, regions.masks[r]);
-      for (Bitboard cells = regions.masks[r]; cells != 0; cells &= cells - 1) {
-        info.ownership[LowestCell(cells)][owner >= 0 ? owner : kMaxPlayers] = 1;
-      }
+    const CellOwners owners = ComputeCellOwners(pos);
+    for (int cell = 0; cell < kNumCells; ++cell) {
+      info.ownership[cell][owners[cell] >= 0 ? owners[cell] : kMaxPlayers] = 1;
     }
   }
   return info;

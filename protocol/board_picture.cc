@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 
 namespace wallgo::protocol {
 namespace {
@@ -145,7 +146,7 @@ std::string PerPlayerLine(const Position& pos, absl::string_view label,
 std::string WinnerText(const Result& result) {
   if (result.is_draw() || result.winners == 0) return "draw";
   for (int i = 0; i < kMaxPlayers; ++i) {
-    if (result.winners & (1u << i)) return ColourName(ColourAt(i));
+    if (result.won(i)) return ColourName(ColourAt(i));
   }
   return "draw";
 }

@@ -15,10 +15,12 @@ namespace po = boost::program_options;
 namespace {
 
 // The search options, as flags and as config-file keys: taken as text and
-// checked by the option table, so the ranges are those of set_option.
-po::options_description SearchFlags() {
+// checked by the option table, so the ranges are those of set_option. The
+// help leaves the hidden ones (the tunables) out.
+po::options_description SearchFlags(bool with_hidden = true) {
   po::options_description flags("Search options (also valid in --config)");
   for (const OptionSpec& spec : AllOptions()) {
+    if (spec.hidden && !with_hidden) continue;
     const std::string help =
         absl::StrCat(spec.help, " (", FormatRange(spec), ")");
     flags.add_options()(std::string(spec.name).c_str(),
@@ -361,7 +363,7 @@ std::string Usage() {
       "threads\n"
       "       wallgo analysis [OPTIONS]   JSON analysis queries, one a line");
   shown.add(GeneralFlags())
-      .add(SearchFlags())
+      .add(SearchFlags(/*with_hidden=*/false))
       .add(PerftFlags())
       .add(AnalysisFlags())
       .add(SpeedtestFlags());

@@ -435,7 +435,7 @@ GtpSession::Reply GtpSession::ListOptions(const CommandLine& c) {
   WALLGO_FAIL_IF_ERROR(CheckArgCount(c, 0, 0, ""));
   std::vector<std::string> lines;
   for (const OptionSpec& spec : AllOptions()) {
-    lines.push_back(DescribeOption(engine_.options(), spec));
+    if (!spec.hidden) lines.push_back(DescribeOption(engine_.options(), spec));
   }
   return Success(absl::StrJoin(lines, "\n"));
 }

@@ -72,12 +72,11 @@ constexpr absl::Status (*kHashAvailable)(double) = nullptr;
 
 using search::SearchOptions;
 
-constexpr std::array<OptionSpec, 10> kOptions = {{
+constexpr std::array<OptionSpec, 17> kOptions = {{
     {.name = "threads",
      .type = OptionType::kInt,
      .min = 1,
      .max = 256,
-     .default_value = 1,
      .help = "search threads",
      .get = Get<&SearchOptions::threads>,
      .set = Set<&SearchOptions::threads>,
@@ -86,7 +85,6 @@ constexpr std::array<OptionSpec, 10> kOptions = {{
      .type = OptionType::kInt,
      .min = 0,
      .max = 1e12,
-     .default_value = 0,
      .help = "playouts per move, 0 = no visit limit",
      .get = Get<&SearchOptions::visits>,
      .set = Set<&SearchOptions::visits>},
@@ -94,7 +92,6 @@ constexpr std::array<OptionSpec, 10> kOptions = {{
      .type = OptionType::kFloat,
      .min = 0,
      .max = 86400,
-     .default_value = 1,
      .help = "seconds per move, 0 = no fixed move time",
      .get = Get<&SearchOptions::movetime_s>,
      .set = SetMovetime},
@@ -102,7 +99,6 @@ constexpr std::array<OptionSpec, 10> kOptions = {{
      .type = OptionType::kInt,
      .min = 1,
      .max = kMaxHashMb,
-     .default_value = 256,
      .help = "MB of search memory",
      .get = Get<&SearchOptions::hash_mb>,
      .set = Set<&SearchOptions::hash_mb>,
@@ -112,7 +108,6 @@ constexpr std::array<OptionSpec, 10> kOptions = {{
      .type = OptionType::kInt,
      .min = 0,
      .max = 4294967295.0,
-     .default_value = 0,
      .help = "random seed of the search",
      .get = Get<&SearchOptions::seed>,
      .set = Set<&SearchOptions::seed>},
@@ -120,17 +115,13 @@ constexpr std::array<OptionSpec, 10> kOptions = {{
      .type = OptionType::kInt,
      .min = 1,
      .max = 10,
-     .default_value = 10,
      .help = "playing strength, 1 = beginner .. 10 = full strength",
      .get = Get<&SearchOptions::level>,
      .set = Set<&SearchOptions::level>},
-    // Hybrid: the stronger at equal time in 2-player games with the built-in
-    // networks (docs/eval.md, "In the search: `eval=net` and `eval=hybrid`").
     {.name = "eval",
      .type = OptionType::kChoice,
      .min = 0,
      .max = search::kEvalKindNames.size() - 1,
-     .default_value = static_cast<double>(search::EvalKind::kHybrid),
      .help = "leaf evaluation of levels 5..10: classic (reachability), net "
              "(learned, --weights) or hybrid (the net's value, classic "
              "priors)",
@@ -141,7 +132,6 @@ constexpr std::array<OptionSpec, 10> kOptions = {{
      .type = OptionType::kInt,
      .min = 0,
      .max = wallgo::MoveList::kCapacity,
-     .default_value = search::kDefaultShortlist,
      .help = "eval=hybrid: the classic priors evaluate only this many moves, "
              "the network's best; 0 = every move",
      .get = Get<&SearchOptions::shortlist>,
@@ -150,7 +140,6 @@ constexpr std::array<OptionSpec, 10> kOptions = {{
      .type = OptionType::kChoice,
      .min = 0,
      .max = 1,
-     .default_value = 0,
      .help = "eval=hybrid: the priors of stone placements, classic (as after "
              "them) or net (the network's policy)",
      .get = Get<&SearchOptions::net_setup_priors>,
@@ -160,12 +149,72 @@ constexpr std::array<OptionSpec, 10> kOptions = {{
      .type = OptionType::kFloat,
      .min = 0,
      .max = search::kMaxPolicyWeight,
-     .default_value = search::kDefaultPolicyWeight,
      .help = "eval=hybrid with a shortlist: weight of the network's policy in "
              "the priors (the shortlist's, then every move's), beside the "
              "classic ones; 0 = classic only",
      .get = Get<&SearchOptions::policy_weight>,
      .set = Set<&SearchOptions::policy_weight>},
+    // The graph search's tunables, for tuning matches (wallgo-selfplay
+    // --a-option): hidden from list_options and --help, as Stockfish hides
+    // its tuning options.
+    {.name = "cpuct",
+     .type = OptionType::kFloat,
+     .min = 0,
+     .max = 100,
+     .help = "PUCT exploration with the classic values, 2 players",
+     .get = Get<&SearchOptions::c_puct>,
+     .set = Set<&SearchOptions::c_puct>,
+     .hidden = true},
+    {.name = "cpuct_hybrid",
+     .type = OptionType::kFloat,
+     .min = 0,
+     .max = 100,
+     .help = "PUCT exploration with eval=hybrid's network values, 2 players",
+     .get = Get<&SearchOptions::c_puct_hybrid>,
+     .set = Set<&SearchOptions::c_puct_hybrid>,
+     .hidden = true},
+    {.name = "cpuct_multi",
+     .type = OptionType::kFloat,
+     .min = 0,
+     .max = 100,
+     .help = "PUCT exploration, 3 or 4 players",
+     .get = Get<&SearchOptions::c_puct_multi>,
+     .set = Set<&SearchOptions::c_puct_multi>,
+     .hidden = true},
+    {.name = "fpu_reduction",
+     .type = OptionType::kFloat,
+     .min = -1,
+     .max = 1,
+     .help = "first play urgency: the parent's value minus this",
+     .get = Get<&SearchOptions::fpu_reduction>,
+     .set = Set<&SearchOptions::fpu_reduction>,
+     .hidden = true},
+    {.name = "fpu_prior",
+     .type = OptionType::kFloat,
+     .min = 0,
+     .max = 10,
+     .help = "first play urgency: plus this times log(prior / best prior)",
+     .get = Get<&SearchOptions::fpu_prior_scale>,
+     .set = Set<&SearchOptions::fpu_prior_scale>,
+     .hidden = true},
+    {.name = "deferred_visits",
+     .type = OptionType::kInt,
+     .min = 0,
+     .max = 1e6,
+     .help = "with several threads, an edge's visits per thread from which "
+             "its visits are deferred; 0 = never",
+     .get = Get<&SearchOptions::deferred_visits>,
+     .set = Set<&SearchOptions::deferred_visits>,
+     .hidden = true},
+    {.name = "thread_affinity",
+     .type = OptionType::kFloat,
+     .min = 0,
+     .max = 1,
+     .help = "with several threads, the bonus to each thread's share of a "
+             "node's edges; 0 = none",
+     .get = Get<&SearchOptions::thread_affinity>,
+     .set = Set<&SearchOptions::thread_affinity>,
+     .hidden = true},
 }};
 
 std::string FormatNumber(double value, const OptionSpec& spec) {
@@ -227,11 +276,10 @@ std::string ExpectedText(const OptionSpec& spec) {
 
 }  // namespace
 
-search::SearchOptions DefaultOptions() {
-  search::SearchOptions options;
-  for (const OptionSpec& spec : kOptions) spec.set(options, spec.default_value);
-  options.movetime_set = false;  // a default, not the user's choice
-  return options;
+search::SearchOptions DefaultOptions() { return search::SearchOptions{}; }
+
+double DefaultValue(const OptionSpec& spec) {
+  return spec.get(search::SearchOptions{});
 }
 
 std::span<const OptionSpec> AllOptions() { return kOptions; }
@@ -277,7 +325,7 @@ std::string FormatRange(const OptionSpec& spec) {
 
 std::string DescribeOption(const search::SearchOptions& options,
                            const OptionSpec& spec) {
-  const std::string default_text = FormatNumber(spec.default_value, spec);
+  const std::string default_text = FormatNumber(DefaultValue(spec), spec);
   if (spec.type == OptionType::kChoice) {
     return absl::StrCat(
         spec.name, " type=choice values=", absl::StrJoin(spec.choices, "|"),

@@ -1,8 +1,11 @@
 // The engine's named options (threads, visits, movetime, hash, seed, level,
-// eval, shortlist, setup_priors, policy_weight): one table shared by the GTP
+// eval, shortlist, setup_priors, policy_weight, and the hidden tunables
+// cpuct, cpuct_hybrid, cpuct_multi, fpu_reduction, fpu_prior,
+// deferred_visits, thread_affinity): one table shared by the GTP
 // commands set_option/get_option/list_options and by the command line, so
 // both accept exactly the same names and ranges. Each option is one row of
-// that table (options.cc): its name, type, range, default and field.
+// that table (options.cc): its name, type, range and field; its default is
+// the field's in search::SearchOptions{}.
 #pragma once
 
 #include <span>
@@ -24,8 +27,6 @@ struct OptionSpec {
   // Inclusive range; a float option takes any decimal value inside it.
   double min;
   double max;
-  // The engine's default (a choice's index), the only place that says it.
-  double default_value;
   absl::string_view help;
   // The option's field of SearchOptions as a double (every range fits
   // exactly), and the store of an already range-checked value into it.
@@ -38,14 +39,20 @@ struct OptionSpec {
   // Beyond the range, whether the value can be had now (hash: the memory);
   // an error other than InvalidArgument says why not. May be null.
   absl::Status (*available)(double value) = nullptr;
+  // A tuning option: set_option, get_option and the command line take it,
+  // list_options and --help do not show it.
+  bool hidden = false;
 };
 
-// The engine's defaults: search::SearchOptions with every option's
-// default_value from the table. Its move time of 1 second makes a plain
-// `genmove` end on its own; that default is not the user's choice
+// The engine's defaults: search::SearchOptions{}, whose member
+// initialisers are the one statement of every option's default (the
+// table's default column reads them). Its move time of 1 second makes a
+// plain `genmove` end on its own; that default is not the user's choice
 // (movetime_set stays false): a clock given by time_settings/time_left
 // replaces it. Setting movetime (even to 1) sets it.
 search::SearchOptions DefaultOptions();
+// The option's default (a choice's index): its field of DefaultOptions().
+double DefaultValue(const OptionSpec& spec);
 
 // Every option, in the order list_options prints them.
 std::span<const OptionSpec> AllOptions();

@@ -17,7 +17,9 @@ namespace wallgo::search {
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
-  // The value of `pos` for every player. When `moves` is not empty (legal
+  // The value of `pos`, a game not over, for every player (the search asks
+  // the rules once whether a position is over and values a finished one
+  // itself: FinishedValue). When `moves` is not empty (legal
   // moves of `pos`, in any order), also writes their priors, summing to 1,
   // into `priors` (same size as `moves`). Called by many search threads at
   // once, so it must be thread-safe.

@@ -68,12 +68,6 @@ class LevelSearcher : public Searcher {
 // counts get SearchOptions::net_multi, or the classic evaluation.
 constexpr int kNetPlayers = 2;
 
-// PUCT's exploration constant with the network's values (eval=hybrid, 2
-// players); the classic evaluation keeps 1.0 (1.4 gained it nothing).
-// Measured against other values: docs/eval.md, "Exploration with the
-// network's values".
-constexpr double kLearnedCPuct = 1.4;
-
 // The search's evaluator with network `net` as options.eval says: its
 // values and priors (net), or its values with the classic priors ranked
 // and blended by its policy (hybrid).
@@ -103,7 +97,7 @@ void UseEvaluation(const SearchOptions& options, MctsConfig& config) {
     // The network's priors come with its value: one call expands a node.
     config.expand_at_creation = true;
   } else {
-    config.c_puct = kLearnedCPuct;
+    config.hybrid_values = true;  // SearchOptions::c_puct_hybrid
   }
   auto learned_or_classic = [&](const std::shared_ptr<const Evaluator>& net) {
     return net == nullptr ? std::shared_ptr<const Evaluator>(classic)

@@ -143,18 +143,20 @@ class Gate {
 // One search: the shared state of its threads.
 class MctsSearcher::Run {
  public:
-  Run(Graph& graph, const MctsConfig& config, const Evaluator& evaluator,
-      const Position& root_pos, int64_t visit_limit, int threads,
-      const Limits& limits)
+  Run(Graph& graph, const MctsConfig& config, const SearchOptions& options,
+      const Evaluator& evaluator, const Position& root_pos, int64_t visit_limit,
+      int threads, const Limits& limits)
       : graph_(graph),
         config_(config),
+        options_(options),
         evaluator_(evaluator),
         root_pos_(root_pos),
         players_(root_pos.num_players()),
-        c_puct_(players_ > 2 ? config.multi_player_c_puct : config.c_puct),
+        c_puct_(players_ > 2           ? options.c_puct_multi
+                : config.hybrid_values ? options.c_puct_hybrid
+                                       : options.c_puct),
         visit_limit_(visit_limit),
-        defer_from_(threads > 1 ? config.deferred_visits_per_thread * threads
-                                : 0),
+        defer_from_(threads > 1 ? options.deferred_visits * threads : 0),
         deferred_batch_(std::max(1, config.deferred_batch)),
         all_moves_(limits.all_moves),
         gate_(std::max(1, threads)),
@@ -177,7 +179,8 @@ class MctsSearcher::Run {
     ThreadState t;
     const int threads = static_cast<int>(counters_.size());
     if (threads > 1) {
-      t.affinity = {thread, threads, config_.thread_affinity};
+      t.affinity = {thread, threads,
+                    static_cast<float>(options_.thread_affinity)};
       t.arena = ThreadArena(/*blocks=*/true);
     }
     if (!ownership_.empty()) t.ownership = &ownership_[thread];
@@ -408,7 +411,7 @@ class MctsSearcher::Run {
     RankByPrior(moves.size(), allocated + size, t);
     const int64_t begin = t.arena.AllocateEdges(graph_, size);
     if (begin < 0) return false;
-    // First play urgency (MctsConfig::fpu_prior_scale), relative to the
+    // First play urgency (SearchOptions::fpu_prior_scale), relative to the
     // node's best prior: its first edge's, or the best of these moves.
     const float best_prior =
         std::max(allocated > 0 ? graph_.edge(n, 0).prior : t.priors[t.order[0]],
@@ -416,7 +419,7 @@ class MctsSearcher::Run {
     const float base =
         FpuBase(n, pos,
                 allocated > 0 ? graph_.edge(n, 0).move : moves[t.order[0]]) -
-        static_cast<float>(config_.fpu_reduction);
+        static_cast<float>(options_.fpu_reduction);
     int k = 0;
     for (int r = 0; r < moves.size() && k < size; ++r) {
       const int i = t.order[r];
@@ -427,7 +430,7 @@ class MctsSearcher::Run {
       if (has_edge) continue;
       const float odds = std::max(t.priors[i], 1e-30f) / best_prior;
       const float fpu =
-          base + static_cast<float>(config_.fpu_prior_scale) * std::log(odds);
+          base + static_cast<float>(options_.fpu_prior_scale) * std::log(odds);
       graph_.edge(begin + k++).Init(moves[i], t.priors[i], fpu);
     }
     graph_.AttachChunk(n, chunk, begin, allocated + k);
@@ -602,10 +605,11 @@ class MctsSearcher::Run {
 
   Graph& graph_;
   const MctsConfig& config_;
+  const SearchOptions& options_;  // the tunables
   const Evaluator& evaluator_;
   const Position root_pos_;
   const int players_;
-  const double c_puct_;  // the config's, for this player count
+  const double c_puct_;  // the options', for this player count and values
   const int64_t visit_limit_;
   const int32_t defer_from_;  // SelectStep's; 0 with one thread
   const int deferred_batch_;
@@ -753,8 +757,8 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
 
   ReuseOrClear(*graph_, pos, plan.soft_s, config_.recycle_keep_share);
   const int threads = std::max(1, options_.threads);
-  Run run(*graph_, config_, *evaluator_, pos, VisitLimit(options_, config_),
-          threads, limits);
+  Run run(*graph_, config_, options_, *evaluator_, pos,
+          VisitLimit(options_, config_), threads, limits);
   ThreadState main_state;
   if (!run.PrepareRoot(main_state)) {
     graph_->Clear();  // not even the root fits next to the kept graph

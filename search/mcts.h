@@ -16,29 +16,27 @@
 
 namespace wallgo::search {
 
+// The graph search's settings beside SearchOptions: what a level or an
+// evaluation makes of it (SearchOptions holds the tunables the option
+// table reaches: c_puct, first play urgency, deferral, thread affinity).
 struct MctsConfig {
-  // Exploration constant of PUCT, in utility units (a win is worth 1), in
-  // 2-player games; the learned evaluation takes its own (kLearnedCPuct in
-  // levels.cc).
-  double c_puct = 1.0;
-  // The same in games of 3 or 4 players, whose evaluation is the classic one
-  // unless a network for them is loaded (SearchOptions::net_multi).
-  double multi_player_c_puct = 1.0;
+  // The evaluator's values are eval=hybrid's network (UseEvaluation in
+  // levels.cc): PUCT explores with SearchOptions::c_puct_hybrid in 2-player
+  // games.
+  bool hybrid_values = false;
   // Leaf values and priors. Null: a ClassicEvaluator with `classic`.
   std::shared_ptr<const Evaluator> evaluator;
   // The classic evaluator's knobs (prior kind, temperature, random moves);
   // why these values: docs/search.md#design-choices.
   ClassicEvaluatorConfig classic;
   // A move not tried yet (first play urgency, for the mover) is worth its
-  // parent's evaluation, less fpu_reduction, plus fpu_prior_scale *
-  // log(prior / best prior): with the classic prior (a softmax of child
-  // utilities at temperature 0.2) that is the child's own evaluation, as
-  // the search had when it evaluated every child; a policy's log odds play
-  // the same part. It falls with the prior, so prior order stays
-  // selection order (tree_policy.h).
-  double fpu_reduction = 0.0;
-  double fpu_prior_scale = 0.2;
-  // When true, the "parent's evaluation" above is the evaluator's estimate
+  // parent's evaluation, less SearchOptions::fpu_reduction, plus
+  // SearchOptions::fpu_prior_scale * log(prior / best prior): with the
+  // classic prior (a softmax of child utilities at temperature 0.2) that is
+  // the child's own evaluation, as the search had when it evaluated every
+  // child; a policy's log odds play the same part. It falls with the prior,
+  // so prior order stays selection order (tree_policy.h). When true, the
+  // "parent's evaluation" is the evaluator's estimate
   // of the best-prior child instead (Evaluator::ChildEstimate): with the
   // classic prior that makes every untried move's urgency its own static
   // evaluation, as in the old engine. The parent's own value (after random
@@ -56,22 +54,13 @@ struct MctsConfig {
   double default_movetime_s = 1.0;
   // A cap on playouts on top of options.visits (the weaker levels); 0 = none.
   int64_t max_visits = 0;
-  // With several threads, a visit through an edge that has at least
-  // deferred_visits_per_thread * threads visits takes no virtual loss and is
-  // written to the shared graph with the thread's next batch, every
+  // With several threads, a visit deferred (SearchOptions::deferred_visits)
+  // is written to the shared graph with the thread's next batch, every
   // deferred_batch playouts (PendingVisits): the top nodes' lines, which
   // every playout passes, are then written a batch at a time instead of
   // twice a playout. The thread's own choices count its pending visits.
-  // 0 = never (one thread never defers: its search is the same either
-  // way). docs/search.md, "Deferred visits".
-  int32_t deferred_visits_per_thread = 256;
+  // docs/search.md, "Deferred visits".
   int deferred_batch = 32;
-  // With several threads, below the root each thread adds this to the
-  // scores of its own share of a node's edges (ThreadAffinity), so that the
-  // threads spread over different lines and each rewrites fewer of the
-  // lines the other reads. 0 = none (one thread never has one).
-  // docs/search.md, "Thread affinity".
-  float thread_affinity = 0.03f;
   // Chooses the final move among candidates with probability proportional
   // to visits^(1/temperature) (0 = always the best): weaker, human-like play.
   double move_temperature = 0;

@@ -23,56 +23,103 @@ enum class EvalKind : uint8_t { kClassic, kNet, kHybrid };
 inline constexpr std::array<const char*, 3> kEvalKindNames = {"classic", "net",
                                                               "hybrid"};
 
-// The defaults of the engine's search (protocol DefaultOptions) and of
-// self-play (tools/train GenerateOptions), which must search alike: the
-// policy is trained on the visits of the search it drives. Both matter only
-// for eval=hybrid.
-//
-// Only the network's 16 best moves get a classic child evaluation when a
-// node is expanded; why 16, measured: docs/eval.md, "The shortlist".
-inline constexpr int kDefaultShortlist = 16;
-// The network's policy beside the classic priors, at every chunk of edges;
-// why, and why 0.25, measured: docs/eval.md, "The policy in the priors".
-inline constexpr double kDefaultPolicyWeight = 0.25;
 // The largest policy_weight an option or command line accepts.
 inline constexpr double kMaxPolicyWeight = 8;
 
-// A search's options. These defaults are the library's, for tests and
-// tools that build a searcher themselves: classic evaluation, no move time.
-// The engine's defaults (the wallgo program, list_options) are the
-// default column of the option table in protocol/options.cc, applied by
-// protocol::DefaultOptions().
+// A search's options. Their defaults here are the engine's: the only
+// statement of them, which the option table (protocol/options.cc) reads for
+// its default column, so that SearchOptions{} is what the `wallgo` program
+// plays with. A program or test that searches otherwise names a profile
+// below (ClassicProfile, SelfPlayProfile), not values of its own.
 struct SearchOptions {
   int threads = 1;
-  int64_t visits = 0;     // playouts per move; 0 = no visit limit
-  double movetime_s = 0;  // seconds per move; 0 = no fixed move time
+  int64_t visits = 0;  // playouts per move; 0 = no visit limit
+  // Seconds per move; 0 = no fixed move time. The default makes a plain
+  // `genmove` end on its own; a clock replaces it (movetime_set).
+  double movetime_s = 1;
   // The user chose movetime (command line or set_option), not a default:
   // only then does it also cap a clock (see EffectiveMoveTime).
   bool movetime_set = false;
   int hash_mb = 256;  // search memory (node arena + table)
   uint64_t seed = 0;
   int level = 10;  // 1 (beginner) .. 10 (full strength)
-  EvalKind eval = EvalKind::kClassic;
+  // Hybrid: the stronger at equal time in 2-player games with the built-in
+  // networks (docs/eval.md, "In the search: `eval=net` and `eval=hybrid`").
+  EvalKind eval = EvalKind::kHybrid;
   // eval=hybrid: when a node is expanded and more than this many moves are
   // legal, only the `shortlist` that the network's policy ranks best get
   // the classic priors' child evaluation (ShortlistEvaluator); 0 = every
-  // child.
-  int shortlist = 0;
+  // child. Why 16, measured: docs/eval.md, "The shortlist".
+  int shortlist = 16;
   // eval=hybrid: the priors of the setup phase (stone placements) are the
   // network's policy instead of the classic ones (SetupPriorsEvaluator).
   bool net_setup_priors = false;
   // eval=hybrid with a shortlist: the log priors of the shortlisted moves at
   // a node's expansion, and of every move when it earns more edges, add
   // this many times the policy's logit to the classic ones (0 = classic
-  // only; ShortlistEvaluator).
-  double policy_weight = 0;
+  // only; ShortlistEvaluator). Why 0.25, measured: docs/eval.md, "The
+  // policy in the priors".
+  double policy_weight = 0.25;
+
+  // The graph search's tunables (levels 5..10; rows of the option table
+  // that list_options does not show, as Stockfish hides its tuning
+  // options). PUCT's exploration constant, in utility units (a win is
+  // worth 1): with the classic values in 2-player games; with eval=hybrid's
+  // network values (1.4: docs/eval.md, "Exploration with the network's
+  // values"); in games of 3 or 4 players.
+  double c_puct = 1.0;
+  double c_puct_hybrid = 1.4;
+  double c_puct_multi = 1.0;
+  // First play urgency: a move not tried yet is worth its parent's (or
+  // best-prior child's) evaluation, less fpu_reduction, plus
+  // fpu_prior_scale * log(prior / best prior) (MctsConfig).
+  double fpu_reduction = 0.0;
+  double fpu_prior_scale = 0.2;
+  // With several threads, a visit through an edge that has at least this
+  // many visits per thread is deferred (no virtual loss; written with the
+  // thread's next batch); 0 = never. docs/search.md, "Deferred visits".
+  int deferred_visits = 256;
+  // With several threads, the bonus below the root to each thread's own
+  // share of a node's edges; 0 = none. docs/search.md, "Thread affinity".
+  double thread_affinity = 0.03;
+
   // The learned evaluation used when eval is kNet or kHybrid, loaded by the
   // caller (the protocol layer reads the weights file); null falls back to
   // the classic one. `net` is for games of 2 players, `net_multi` for 3 and
   // 4 (a network trained on their games: --weights-multi).
   std::shared_ptr<const Evaluator> net;
   std::shared_ptr<const Evaluator> net_multi;
+
+  bool operator==(const SearchOptions&) const = default;
 };
+
+// The profiles: SearchOptions{} changed where a program or test searches
+// otherwise than the engine, each stated once here.
+//
+// The classic evaluation alone with no move time (the caller gives visits
+// or a clock): the search without a network, for the search's tests and
+// the tools that measure it in process.
+inline SearchOptions ClassicProfile() {
+  SearchOptions options;
+  options.movetime_s = 0;
+  options.eval = EvalKind::kClassic;
+  options.shortlist = 0;
+  options.policy_weight = 0;
+  return options;
+}
+// Self-play data (wallgo-net generate): one thread, 32 MB (many games at
+// once), no move time (a visit budget a move), the classic evaluation
+// unless a network is given; the shortlist and policy weight stay the
+// engine's, so that the policy is trained on the visits of the search it
+// drives.
+inline SearchOptions SelfPlayProfile() {
+  SearchOptions options;
+  options.threads = 1;
+  options.movetime_s = 0;
+  options.hash_mb = 32;
+  options.eval = EvalKind::kClassic;
+  return options;
+}
 
 // The GTP clock of the side to move, as time_settings/time_left describe it.
 // main_s == 0 && byo_s == 0 means no clock.

@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 
+#include "engine/position.h"
 #include "engine/types.h"
 
 namespace wallgo::search {
@@ -27,6 +28,11 @@ struct Value {
     return UtilityOf(win[player], margin[player]);
   }
 };
+
+// The exact value of a finished game, read from its result (ComputeResult):
+// the winners share the win, margins are the final scores'. The one value
+// every evaluator and the search give a finished position.
+Value FinishedValue(const Position& pos);
 
 // A Value read and written concurrently (relaxed: a slightly stale value only
 // steers selection a little, it never breaks the graph).

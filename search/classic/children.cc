@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "engine/bitboard.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "search/classic/eval.h"
 #include "search/classic/race.h"

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -35,23 +34,12 @@ Value ValueOf(const Evaluation& ev, int players) {
   return v;
 }
 
-Value FinishedValue(const Position& pos) {
-  const Result result = ComputeResult(pos);
-  std::array<float, kMaxPlayers> score{};
-  for (int p = 0; p < kMaxPlayers; ++p) score[p] = result.sheet.score[p];
-  Evaluation e;
-  e.score = score;
-  const float share =
-      1.0f / static_cast<float>(std::max(1, std::popcount(result.winners)));
-  for (int p = 0; p < pos.num_players(); ++p) {
-    if (result.winners & (1u << p)) e.win[p] = share;
-  }
-  return ValueOf(e, pos.num_players());
-}
-
 Value ClassicEvaluator::LeafValue(const Position& pos) const {
-  if (IsGameOver(pos)) return FinishedValue(pos);
+  // `pos` is not over (the Evaluator's contract: the search values finished
+  // games itself); the position after the random moves may be, unless none
+  // was played.
   Position p = pos;
+  bool moved = false;
   uint64_t draw = pos.hash();
   MoveList moves;
   const int random_moves = pos.num_players() > 2
@@ -59,11 +47,13 @@ Value ClassicEvaluator::LeafValue(const Position& pos) const {
                                : config_.playout_moves;
   for (int i = 0; i < random_moves; ++i) {
     GenerateMoves(p, moves);
-    if (moves.empty()) break;
+    if (moves.empty()) return FinishedValue(p);  // no legal move: over
     draw = zobrist::SplitMix64(draw);
     p.Play(moves[static_cast<int>(draw % static_cast<uint64_t>(moves.size()))]);
+    moved = true;
   }
-  return ValueOf(search::Evaluate(p), pos.num_players());
+  return ValueOf(moved ? search::Evaluate(p) : EvaluateRunning(p),
+                 pos.num_players());
 }
 
 void ClassicEvaluator::ChildUtilities(const Position& pos,
@@ -123,7 +113,7 @@ void ClassicEvaluator::ChildUtilities(const Position& pos,
 }
 
 Value ClassicEvaluator::ChildEstimate(const Position& child) const {
-  return ValueOf(search::Evaluate(child), child.num_players());
+  return ValueOf(EvaluateRunning(child), child.num_players());
 }
 
 void SoftmaxOfUtilities(std::span<const float> utility, double temperature,

@@ -43,8 +43,6 @@ struct ClassicEvaluatorConfig {
 
 // The classic value for every player of `players`.
 Value ValueOf(const Evaluation& ev, int players);
-// The exact value of a finished game, by the rules.
-Value FinishedValue(const Position& pos);
 // priors[i] = a softmax of utility[i] / temperature (same sizes).
 void SoftmaxOfUtilities(std::span<const float> utility, double temperature,
                         std::span<float> priors);

@@ -1,10 +1,10 @@
 #include "search/classic/eval.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 #include "engine/bitboard.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "search/classic/race.h"
 
@@ -39,9 +39,12 @@ Bitboard ScoreOwnedRegions(const Position& pos,
 
 // Whether the estimate is the final count: play phase, and no region is
 // contested (or nobody can move any more, where the rules allow that).
-bool IsFinished(const Position& pos, Bitboard contested) {
-  return !pos.in_setup() &&
-         (contested == 0 || (CanRunOutOfTurns(pos.rules()) && IsGameOver(pos)));
+// `running`: the caller knows the game is not over (it asked the rules),
+// so the rules are not asked again.
+bool IsFinished(const Position& pos, Bitboard contested, bool running) {
+  if (pos.in_setup()) return false;
+  if (contested == 0) return true;
+  return !running && CanRunOutOfTurns(pos.rules()) && IsGameOver(pos);
 }
 
 // The cells of `cells` held by exactly `k` of the `sets`, for k = 0..4: a
@@ -242,10 +245,6 @@ RaceBoard RaceBoardOf(const Position& pos) {
   return board;
 }
 
-bool CanRunOutOfTurns(const Rules& rules) {
-  return rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways;
-}
-
 void ScoreContested(const RaceBoard& board, Bitboard contested,
                     const EvalOptions& options,
                     std::array<float, kMaxPlayers>& score) {
@@ -253,11 +252,14 @@ void ScoreContested(const RaceBoard& board, Bitboard contested,
   score[board.mover] += options.tempo_cells;
 }
 
-Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
+namespace {
+
+Territory Estimate(const Position& pos, const EvalOptions& options,
+                   bool running) {
   Territory t;
   const Bitboard contested = ScoreOwnedRegions(pos, t.score);
   t.contested_cells = PopCount(contested);
-  t.finished = IsFinished(pos, contested);
+  t.finished = IsFinished(pos, contested, running);
   if (t.finished) {
     const ScoreSheet sheet = ComputeScores(pos);
     for (int p = 0; p < kMaxPlayers; ++p) t.score[p] = sheet.score[p];
@@ -267,12 +269,18 @@ Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
   return t;
 }
 
+}  // namespace
+
+Territory EstimateTerritory(const Position& pos, const EvalOptions& options) {
+  return Estimate(pos, options, false);
+}
+
 Ownership EstimateOwnership(const Position& pos, const EvalOptions& options) {
   Ownership o;
   GiveCells(kAllCells, kMaxPlayers, o);  // nobody's until shown otherwise
   const Bitboard contested = SplitRegions(
       pos, [&o](int owner, Bitboard region) { GiveCells(region, owner, o); });
-  if (IsFinished(pos, contested)) return o;  // contested cells: nobody's
+  if (IsFinished(pos, contested, false)) return o;  // contested cells: nobody's
   const int players = pos.num_players();
   const int mover = Index(pos.to_move());
   for (int p = 0; p < players; ++p) {
@@ -343,13 +351,15 @@ float OutcomeValue(const Position& pos, Colour colour,
   const Territory t = EstimateTerritory(pos, options);
   const float margin = ScoreMargin(t.score, pos.num_players(), colour);
   if (!t.finished) return margin;
-  const unsigned winners = ComputeResult(pos).winners;
-  if ((winners & (1u << Index(colour))) == 0) return margin - kWinValue;
-  return std::popcount(winners) == 1 ? margin + kWinValue : margin;
+  const Result result = ComputeResult(pos);
+  if (!result.won(Index(colour))) return margin - kWinValue;
+  return result.is_draw() ? margin : margin + kWinValue;
 }
 
-Evaluation Evaluate(const Position& pos) {
-  const Territory t = EstimateTerritory(pos);
+namespace {
+
+Evaluation EvaluateKnowing(const Position& pos, bool running) {
+  const Territory t = Estimate(pos, EvalOptions{}, running);
   Evaluation e;
   e.score = t.score;
   if (!t.finished) {
@@ -358,11 +368,18 @@ Evaluation Evaluate(const Position& pos) {
     return e;
   }
   const Result result = ComputeResult(pos);
-  const float share = 1.0f / static_cast<float>(std::popcount(result.winners));
-  for (int p = 0; p < pos.num_players(); ++p) {
-    if (result.winners & (1u << p)) e.win[p] = share;
+  for (int p = 0; p < result.players; ++p) {
+    e.win[p] = static_cast<float>(result.win_share(p));
   }
   return e;
+}
+
+}  // namespace
+
+Evaluation Evaluate(const Position& pos) { return EvaluateKnowing(pos, false); }
+
+Evaluation EvaluateRunning(const Position& pos) {
+  return EvaluateKnowing(pos, true);
 }
 
 }  // namespace wallgo::search

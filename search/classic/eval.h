@@ -26,6 +26,9 @@ struct Evaluation {
 // stones block), owned regions counted exactly. Exact for finished games
 // (score = ComputeScores, win = 1 for the sole winner, shared for a draw).
 Evaluation Evaluate(const Position& pos);
+// The same for a position its caller knows is not over (the search asked
+// the rules once, at its leaf): the rules are not asked again.
+Evaluation EvaluateRunning(const Position& pos);
 
 // The mover's head start, in cells, fitted to self-play results together
 // with WinScale (tools/bench/eval_calibrate.cc).

@@ -63,11 +63,6 @@ void ForEachStoneRegion(const Position& pos, OnRegion on_region) {
   }
 }
 
-// Rules under which a game can also end because nobody has a legal turn
-// while regions are still shared; with unlimited walls and stay=always a
-// stone in a shared region can always stay and wall one of its open edges.
-bool CanRunOutOfTurns(const Rules& rules);
-
 // The estimate of an unfinished position on top of `score`, which holds the
 // cells of the owned regions: the contested stones, the race for the
 // `contested` cells and the mover's tempo.

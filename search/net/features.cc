@@ -1,16 +1,11 @@
 #include "search/net/features.h"
 
 #include "engine/bitboard.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 
 namespace wallgo::search::net {
 namespace {
-
-// As in the classic evaluation: only with a wall limit or stay=mobile can a
-// game end with regions still shared (nobody able to move).
-bool CanRunOutOfTurns(const Rules& rules) {
-  return rules.wall_limit != kUnlimitedWalls || rules.stay != StayRule::kAlways;
-}
 
 void Emit(Features& out, int feature) {
   out.active[out.count++] = static_cast<uint16_t>(feature);

@@ -1,26 +1,13 @@
 #include "search/net/net_evaluator.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
-#include "engine/regions.h"
+#include "search/classic/eval.h"
 #include "search/net/accumulator.h"
 
 namespace wallgo::search::net {
 namespace {
-
-// margin[p] = score[p] - the best other score, for the first `players`.
-void SetMargins(const std::array<float, kMaxPlayers>& score, int players,
-                Value& v) {
-  for (int p = 0; p < players; ++p) {
-    float best_other = -1e9f;
-    for (int q = 0; q < players; ++q) {
-      if (q != p) best_other = std::max(best_other, score[q]);
-    }
-    v.margin[p] = score[p] - best_other;
-  }
-}
 
 // The hidden layer of `pos`, whose features are `features`. Its first layer
 // comes from this thread's cache of sums (accumulator.h): the only state the
@@ -44,20 +31,6 @@ absl::StatusOr<std::unique_ptr<NetEvaluator>> NetEvaluator::Load(
   if (!net.ok()) return net.status();
   return std::make_unique<NetEvaluator>(
       std::make_shared<const Network>(*std::move(net)));
-}
-
-Value FinishedValue(const Position& pos) {
-  const Result result = ComputeResult(pos);
-  const int players = pos.num_players();
-  Value v;
-  std::array<float, kMaxPlayers> score{};
-  const float share = 1.0f / static_cast<float>(std::popcount(result.winners));
-  for (int p = 0; p < players; ++p) {
-    score[p] = static_cast<float>(result.sheet.score[p]);
-    if (result.winners >> p & 1) v.win[p] = share;
-  }
-  SetMargins(score, players, v);
-  return v;
 }
 
 void MoveLogits(const std::array<float, kPolicySize + 1>& logits,
@@ -104,7 +77,9 @@ Value NetEvaluator::Evaluate(const Position& pos, std::span<const Move> moves,
     v.win[p] = nv.win[s];
     score[p] = nv.score[s];
   }
-  SetMargins(score, players, v);
+  for (int p = 0; p < players; ++p) {
+    v.margin[p] = ScoreMargin(score, players, ColourAt(p));
+  }
   return v;
 }
 

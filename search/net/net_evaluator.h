@@ -34,10 +34,6 @@ class NetEvaluator : public Evaluator {
   std::shared_ptr<const Network> network_;
 };
 
-// The exact value of a finished game: the winners share the win, margins
-// from the final scores.
-Value FinishedValue(const Position& pos);
-
 // Each move's logit: the sum of its PolicyIndices' logits.
 void MoveLogits(const std::array<float, kPolicySize + 1>& logits,
                 std::span<const Move> moves, std::span<float> scores);

@@ -13,6 +13,7 @@
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/perft.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"

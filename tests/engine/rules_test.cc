@@ -16,15 +16,11 @@
 namespace wallgo {
 namespace {
 
+using ::wallgo::testing::CellAt;
 using ::wallgo::testing::EngineMoveNames;
 using ::wallgo::testing::Parse;
+using ::wallgo::testing::RowWalls;
 using ::wallgo::testing::StartOf;
-
-int CellAt(absl::string_view name) {
-  absl::StatusOr<int> cell = ParseCell(name);
-  EXPECT_TRUE(cell.ok()) << name;
-  return cell.value_or(0);
-}
 
 Bitboard CellsAt(std::initializer_list<absl::string_view> names) {
   Bitboard b = 0;
@@ -250,18 +246,6 @@ TEST(RulesTest, EmptyAndSharedRegionsScoreForNobody) {
   EXPECT_EQ(sheet.score[1], 1);
   EXPECT_EQ(sheet.largest_region[0], 1);
   EXPECT_EQ(sheet.largest_region[1], 1);
-}
-
-// Walls along the north edges of whole rows, e.g. "a1n,b1n,...,g1n".
-std::string RowWalls(std::initializer_list<int> rows) {
-  std::string out;
-  for (int row : rows) {
-    for (char col = 'a'; col <= 'g'; ++col) {
-      if (!out.empty()) out += ',';
-      out += std::string{col, static_cast<char>('0' + row), 'n'};
-    }
-  }
-  return out;
 }
 
 TEST(RulesTest, TieOnScoreGoesToTheLargerRegion) {

@@ -141,4 +141,21 @@ int PlayRandomGame(const Rules& rules, std::mt19937_64& rng, int max_moves,
   return played;
 }
 
+int CellAt(absl::string_view name) {
+  absl::StatusOr<int> cell = ParseCell(name);
+  EXPECT_TRUE(cell.ok()) << name;
+  return cell.value_or(0);
+}
+
+std::string RowWalls(std::initializer_list<int> rows) {
+  std::string out;
+  for (int row : rows) {
+    for (char col = 'a'; col <= 'g'; ++col) {
+      if (!out.empty()) out += ',';
+      out += std::string{col, static_cast<char>('0' + row), 'n'};
+    }
+  }
+  return out;
+}
+
 }  // namespace wallgo::testing

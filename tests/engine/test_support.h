@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <ostream>
 #include <random>
 #include <set>
@@ -61,5 +62,10 @@ uint64_t SeedFor(absl::string_view name);
 
 // A uniformly random legal move (the position must not be over).
 Move RandomMove(const Position& pos, std::mt19937_64& rng);
+
+// The cell called `name` ("d4"); fails the test if it is not one.
+int CellAt(absl::string_view name);
+// Walls along the north edges of whole rows, e.g. "a1n,b1n,...,g1n".
+std::string RowWalls(std::initializer_list<int> rows);
 
 }  // namespace wallgo::testing

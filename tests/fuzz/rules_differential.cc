@@ -22,6 +22,7 @@
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "tests/engine/reference.h"
 #include "tests/fuzz/fuzz_check.h"

@@ -1,6 +1,7 @@
 #include "protocol/board_picture.h"
 
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "gtest/gtest.h"
 
 namespace wallgo::protocol {

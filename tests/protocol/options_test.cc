@@ -25,6 +25,108 @@ TEST(OptionsTest, EveryOptionOfTheContractExistsWithItsDefault) {
   EXPECT_EQ(FindOption("Threads"), nullptr);
 }
 
+// The text after "default=" in the option's list_options line.
+std::string DefaultText(const OptionSpec& spec) {
+  const std::string line = DescribeOption(search::SearchOptions{}, spec);
+  const size_t start = line.find(" default=") + 9;
+  return line.substr(start, line.find(' ', start) - start);
+}
+
+// Every field of SearchOptions is an option's, and the table's defaults
+// (as list_options prints them) are SearchOptions{}'s: the one statement of
+// the engine's defaults, which `wallgo` plays with (DefaultOptions).
+TEST(OptionsTest, TheTablesDefaultsAreSearchOptionsDefaultsFieldByField) {
+  const search::SearchOptions defaults;
+  // Every option moved off its default, through the table.
+  search::SearchOptions moved = defaults;
+  for (const OptionSpec& spec : AllOptions()) {
+    const double other = DefaultValue(spec) != spec.max ? spec.max : spec.min;
+    spec.set(moved, other);
+  }
+  // Each field moved: no field of the search lacks a row.
+  EXPECT_NE(moved.threads, defaults.threads);
+  EXPECT_NE(moved.visits, defaults.visits);
+  EXPECT_NE(moved.movetime_s, defaults.movetime_s);
+  EXPECT_NE(moved.hash_mb, defaults.hash_mb);
+  EXPECT_NE(moved.seed, defaults.seed);
+  EXPECT_NE(moved.level, defaults.level);
+  EXPECT_NE(moved.eval, defaults.eval);
+  EXPECT_NE(moved.shortlist, defaults.shortlist);
+  EXPECT_NE(moved.net_setup_priors, defaults.net_setup_priors);
+  EXPECT_NE(moved.policy_weight, defaults.policy_weight);
+  EXPECT_NE(moved.c_puct, defaults.c_puct);
+  EXPECT_NE(moved.c_puct_hybrid, defaults.c_puct_hybrid);
+  EXPECT_NE(moved.c_puct_multi, defaults.c_puct_multi);
+  EXPECT_NE(moved.fpu_reduction, defaults.fpu_reduction);
+  EXPECT_NE(moved.fpu_prior_scale, defaults.fpu_prior_scale);
+  EXPECT_NE(moved.deferred_visits, defaults.deferred_visits);
+  EXPECT_NE(moved.thread_affinity, defaults.thread_affinity);
+  // Every option set back to its listed default text.
+  search::SearchOptions back = moved;
+  for (const OptionSpec& spec : AllOptions()) {
+    ASSERT_TRUE(SetOptionFromText(back, spec, DefaultText(spec)).ok())
+        << spec.name;
+  }
+  back.movetime_set = false;  // set_option's mark of the user's choice
+  EXPECT_EQ(back.threads, defaults.threads);
+  EXPECT_EQ(back.visits, defaults.visits);
+  EXPECT_EQ(back.movetime_s, defaults.movetime_s);
+  EXPECT_EQ(back.hash_mb, defaults.hash_mb);
+  EXPECT_EQ(back.seed, defaults.seed);
+  EXPECT_EQ(back.level, defaults.level);
+  EXPECT_EQ(back.eval, defaults.eval);
+  EXPECT_EQ(back.shortlist, defaults.shortlist);
+  EXPECT_EQ(back.net_setup_priors, defaults.net_setup_priors);
+  EXPECT_EQ(back.policy_weight, defaults.policy_weight);
+  EXPECT_EQ(back.c_puct, defaults.c_puct);
+  EXPECT_EQ(back.c_puct_hybrid, defaults.c_puct_hybrid);
+  EXPECT_EQ(back.c_puct_multi, defaults.c_puct_multi);
+  EXPECT_EQ(back.fpu_reduction, defaults.fpu_reduction);
+  EXPECT_EQ(back.fpu_prior_scale, defaults.fpu_prior_scale);
+  EXPECT_EQ(back.deferred_visits, defaults.deferred_visits);
+  EXPECT_EQ(back.thread_affinity, defaults.thread_affinity);
+  EXPECT_TRUE(back == defaults);  // and nothing else differs
+  EXPECT_TRUE(DefaultOptions() == defaults);
+}
+
+// The profiles change the defaults where they say, and nothing else.
+TEST(OptionsTest, ProfilesChangeOnlyWhatTheyName) {
+  search::SearchOptions classic = search::ClassicProfile();
+  EXPECT_EQ(classic.eval, search::EvalKind::kClassic);
+  EXPECT_EQ(classic.movetime_s, 0);
+  classic.eval = search::SearchOptions{}.eval;
+  classic.movetime_s = search::SearchOptions{}.movetime_s;
+  classic.shortlist = search::SearchOptions{}.shortlist;
+  classic.policy_weight = search::SearchOptions{}.policy_weight;
+  EXPECT_TRUE(classic == search::SearchOptions{});
+  search::SearchOptions self_play = search::SelfPlayProfile();
+  EXPECT_EQ(self_play.shortlist, search::SearchOptions{}.shortlist);
+  EXPECT_EQ(self_play.policy_weight, search::SearchOptions{}.policy_weight);
+  self_play.eval = search::SearchOptions{}.eval;
+  self_play.movetime_s = search::SearchOptions{}.movetime_s;
+  self_play.hash_mb = search::SearchOptions{}.hash_mb;
+  EXPECT_TRUE(self_play == search::SearchOptions{});
+}
+
+// The tunables are options like any other, but list_options leaves them
+// out.
+TEST(OptionsTest, TheSearchTunablesAreHiddenOptions) {
+  for (const char* name :
+       {"cpuct", "cpuct_hybrid", "cpuct_multi", "fpu_reduction", "fpu_prior",
+        "deferred_visits", "thread_affinity"}) {
+    const OptionSpec* spec = FindOption(name);
+    ASSERT_NE(spec, nullptr) << name;
+    EXPECT_TRUE(spec->hidden) << name;
+  }
+  for (const char* name : {"threads", "eval", "shortlist", "policy_weight"}) {
+    EXPECT_FALSE(FindOption(name)->hidden) << name;
+  }
+  search::SearchOptions options = DefaultOptions();
+  ASSERT_TRUE(SetOptionFromText(options, *FindOption("cpuct"), "1.5").ok());
+  EXPECT_EQ(options.c_puct, 1.5);
+  EXPECT_EQ(OptionValueText(options, *FindOption("thread_affinity")), "0.03");
+}
+
 TEST(OptionsTest, ValuesAreParsedAndRangeCheckedWithoutPartialChanges) {
   search::SearchOptions options = DefaultOptions();
   const OptionSpec& level = *FindOption("level");

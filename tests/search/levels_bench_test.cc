@@ -13,7 +13,7 @@ TEST(LevelsTest, EveryLevelPlaysLegalMoves) {
   const Position start = BenchStart(BenchPositions()[0]);
   const Position middle = BenchStart(BenchPositions()[5]);
   for (int level = 1; level <= 10; ++level) {
-    SearchOptions o;
+    SearchOptions o = ClassicProfile();
     o.level = level;
     o.hash_mb = 8;
     o.movetime_s = 0.05;
@@ -32,7 +32,7 @@ TEST(LevelsTest, LowerMctsLevelsUseSmallerBudgets) {
   }
   EXPECT_EQ(LevelConfig(10).max_visits, 0);  // full strength: no cap
   const Position pos = BenchStart(BenchPositions()[5]);
-  SearchOptions o;
+  SearchOptions o = ClassicProfile();
   o.level = 5;
   o.hash_mb = 8;
   o.movetime_s = 5;
@@ -49,7 +49,7 @@ TEST(BenchTest, PositionsAreValidAndUnfinished) {
 }
 
 TEST(BenchTest, SignatureRepeats) {
-  SearchOptions o;
+  SearchOptions o = ClassicProfile();
   o.visits = 200;
   o.hash_mb = 16;
   const BenchReport a = RunBench(o);

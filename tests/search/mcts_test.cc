@@ -17,6 +17,7 @@
 #include "absl/strings/string_view.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "search/bench.h"
@@ -33,7 +34,7 @@ Position Parse(absl::string_view text) {
 }
 
 SearchOptions Options(int64_t visits, int threads = 1, int hash_mb = 16) {
-  SearchOptions o;
+  SearchOptions o = ClassicProfile();
   o.visits = visits;
   o.threads = threads;
   o.hash_mb = hash_mb;
@@ -521,10 +522,11 @@ TEST(MctsThreadedTest, ThreadedSearchRecyclesAFullGraph) {
 // count every playout, and no virtual loss is left (AuditGraph).
 TEST(MctsThreadedTest, ThreadedDeferredVisitsAreAllCounted) {
   MctsConfig config;
-  config.deferred_visits_per_thread = 1;  // nearly every visit deferred
   config.deferred_batch = 8;
   for (int hash_mb : {16, 1}) {
-    MctsSearcher searcher(Options(12000, 3, hash_mb), config);
+    SearchOptions o = Options(12000, 3, hash_mb);
+    o.deferred_visits = 1;  // nearly every visit deferred
+    MctsSearcher searcher(o, config);
     ExpectAWholeThreadedSearch(searcher, /*must_recycle=*/hash_mb == 1);
   }
 }
@@ -534,13 +536,13 @@ TEST(MctsThreadedTest, ThreadedDeferredVisitsAreAllCounted) {
 // signature).
 TEST(MctsTest, OneThreadSearchesAlikeWithAnyDeferralOrAffinity) {
   const Position pos = BenchStart(BenchPositions()[6]);
-  MctsConfig deferring;
-  deferring.deferred_visits_per_thread = 1;
-  deferring.thread_affinity = 0.5f;
-  MctsConfig never;
-  never.deferred_visits_per_thread = 0;
+  SearchOptions deferring = Options(3000);
+  deferring.deferred_visits = 1;
+  deferring.thread_affinity = 0.5;
+  SearchOptions never = Options(3000);
+  never.deferred_visits = 0;
   never.thread_affinity = 0;
-  MctsSearcher a(Options(3000), deferring), b(Options(3000), never);
+  MctsSearcher a(deferring), b(never);
   const SearchResult ra = a.Search(pos, Limits{}, nullptr, 0);
   const SearchResult rb = b.Search(pos, Limits{}, nullptr, 0);
   EXPECT_EQ(a.last_nodes_visited(), b.last_nodes_visited());

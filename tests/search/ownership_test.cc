@@ -25,7 +25,7 @@ constexpr char kRedClosesAndWins[] =
     "red-walls=a3n,b3n,c3n blue-walls=e3n,f3n,g3n";
 
 SearchOptions Options(int64_t visits, int threads = 1) {
-  SearchOptions o;
+  SearchOptions o = ClassicProfile();
   o.visits = visits;
   o.threads = threads;
   o.hash_mb = 16;

@@ -15,7 +15,7 @@ TEST(SpeedtestTest, ThreadCountsDoubleUpToTheMostAndEndThere) {
 }
 
 TEST(SpeedtestTest, ThreadedRowsMeasureTheSearchAndTheCeiling) {
-  SearchOptions options;  // the classic evaluation
+  SearchOptions options = ClassicProfile();  // the classic evaluation
   std::vector<int> reported;
   const std::vector<SpeedtestRow> rows = RunSpeedtest(
       options, {.max_threads = 2, .seconds = 0.2, .rounds = 2},

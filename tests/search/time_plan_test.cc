@@ -14,7 +14,7 @@ const Position& Middle() {
 }
 
 TEST(TimePlanTest, AFixedMoveTimeKeepsAMarginAndNeverStretches) {
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.movetime_s = 1;
   const TimePlan plan = PlanTime(options, Limits{}, Middle(), 1);
   EXPECT_DOUBLE_EQ(plan.soft_s, 0.97);
@@ -25,7 +25,7 @@ TEST(TimePlanTest, AFixedMoveTimeKeepsAMarginAndNeverStretches) {
 TEST(TimePlanTest, MainTimeMayStretchOrBeSaved) {
   Limits limits;
   limits.clock.main_s = 60;
-  const TimePlan plan = PlanTime(SearchOptions{}, limits, Middle(), 1);
+  const TimePlan plan = PlanTime(ClassicProfile(), limits, Middle(), 1);
   EXPECT_TRUE(plan.flexible);
   EXPECT_GT(plan.hard_s, plan.soft_s);
   EXPECT_LE(plan.hard_s, 0.4 * 60);
@@ -39,7 +39,7 @@ TEST(TimePlanTest, AOneStonePeriodIsAFixedMoveTime) {
   limits.clock.byo_s = 1;
   limits.clock.byo_stones = limits.clock.byo_stones_left = 1;
   limits.clock.in_byo = true;
-  const TimePlan plan = PlanTime(SearchOptions{}, limits, Middle(), 1);
+  const TimePlan plan = PlanTime(ClassicProfile(), limits, Middle(), 1);
   EXPECT_FALSE(plan.flexible);
   // As `movetime 1`: the period less min(30 ms, 5%).
   EXPECT_NEAR(plan.soft_s, 0.97, 1e-9);

@@ -19,7 +19,7 @@ namespace {
 // positions excluded), the mix a search meets.
 std::vector<Position> GamePositions(int players, int games) {
   std::vector<Position> out;
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   for (int g = 0; g < games; ++g) {
     options.seed = g;
     GreedyPlayer player(options);

@@ -13,6 +13,7 @@
 #include "boost/program_options.hpp"
 #include "common/version/version.h"
 #include "engine/movegen.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "search/classic/eval.h"
 #include "search/players/alphabeta.h"
@@ -58,8 +59,8 @@ void PlayAndRecord(AlphaBetaPlayer& player, uint64_t seed, int placements,
     samples.push_back(sample);
     pos.Play(player.Search(pos, {}, nullptr, 10).best);
   }
-  const unsigned winners = ComputeResult(pos).winners;
-  const float result = winners == 1 ? 1.0f : winners == 2 ? 0.0f : 0.5f;
+  // Red's share of the win: 1, 0, or 0.5 for a draw (2 players).
+  const auto result = static_cast<float>(ComputeResult(pos).win_share(0));
   for (size_t i = first; i < samples.size(); ++i) {
     samples[i].red_result = result;
   }
@@ -139,7 +140,7 @@ int Main(int argc, char** argv) {
       "share", po::value(&share)->default_value(EvalOptions{}.first_turn_share),
       "first-turn share of the players' evaluation");
   if (!ParseFlags(desc, argc, argv)) return 0;
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.visits = nodes;
   options.hash_mb = 16;
   AlphaBetaConfig config;

@@ -28,7 +28,7 @@ namespace {
 const std::vector<Position>& Positions() {
   static const std::vector<Position> positions = [] {
     std::vector<Position> out;
-    SearchOptions options;
+    SearchOptions options = ClassicProfile();
     for (int g = 0; g < 8; ++g) {
       options.seed = g;
       GreedyPlayer player(options);

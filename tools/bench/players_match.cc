@@ -19,6 +19,7 @@
 #include "common/version/version.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "search/players/alphabeta.h"
 #include "search/players/greedy.h"
@@ -85,7 +86,7 @@ unsigned PlayGame(const Rules& rules, std::vector<Searcher*> seats,
 // alpha-beta self-play games (20000 nodes a move) from random placements.
 std::vector<Position> MiddleGames(int count) {
   std::vector<Position> out;
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.visits = 20000;
   options.hash_mb = 16;
   AlphaBetaPlayer player(options);
@@ -111,7 +112,7 @@ std::vector<Position> MiddleGames(int count) {
 
 // How deep `spec` gets in `movetime` seconds on middle-game positions.
 int ProbeDepth(const std::string& spec, double movetime, int count) {
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.movetime_s = movetime;
   options.hash_mb = 64;
   std::unique_ptr<Searcher> player = MakePlayer(spec, options);
@@ -163,7 +164,7 @@ int Main(int argc, char** argv) {
       "positions in --movetime");
   if (!ParseFlags(desc, argc, argv)) return 0;
   if (probe > 0) return ProbeDepth(a_spec, movetime, probe);
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.movetime_s = movetime;
   options.visits = nodes;
   options.hash_mb = 64;
@@ -184,8 +185,7 @@ int Main(int argc, char** argv) {
     std::vector<DepthStats> depth(kMaxPlayers);
     const unsigned winners =
         PlayGame(rules, seats, placements, g / players, depth);
-    const int shares = std::popcount(winners);
-    if (winners & (1u << a_seat)) a_points += 1.0 / shares;
+    a_points += WinShare(winners, a_seat);
     for (int p = 0; p < players; ++p) {
       auto& into = p == a_seat ? a_depth[0] : b_depth[0];
       into.sum += depth[p].sum;

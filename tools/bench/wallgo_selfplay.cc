@@ -25,6 +25,7 @@
 #include "common/version/version.h"
 #include "engine/game.h"
 #include "engine/notation.h"
+#include "protocol/options.h"
 #include "search/bench.h"
 #include "search/levels.h"
 #include "search/mcts.h"
@@ -35,11 +36,14 @@ using namespace wallgo::search;
 
 namespace {
 
-// One side of a match: a level, with graph-search knobs for levels 5..10.
+// One side of a match: a level, the engine's options it changes (rows of
+// the option table, tunables included: "cpuct=1.4"), and the classic
+// evaluator's knobs for levels 5..10.
 struct Side {
   int level = 10;
   int64_t visits = 0;
-  std::string prior = "child";  // child, grouped or uniform
+  std::vector<std::string> options;  // NAME=VALUE
+  std::string prior = "child";       // child, grouped or uniform
   MctsConfig config;  // all but max_visits and move_temperature (the level's)
 };
 
@@ -54,15 +58,37 @@ struct MatchOptions {
   uint64_t seed = 1;
 };
 
+// `options` with the side's NAME=VALUE settings, checked by the option table.
+SearchOptions WithSideOptions(SearchOptions options, const Side& side) {
+  for (const std::string& setting : side.options) {
+    const size_t eq = setting.find('=');
+    const protocol::OptionSpec* spec =
+        eq == std::string::npos
+            ? nullptr
+            : protocol::FindOption(absl::string_view(setting).substr(0, eq));
+    if (spec == nullptr) {
+      throw po::error(
+          "an option is NAME=VALUE with NAME an engine option, "
+          "not '" +
+          setting + "'");
+    }
+    const absl::Status set =
+        protocol::SetOptionFromText(options, *spec, setting.substr(eq + 1));
+    if (!set.ok()) throw po::error(std::string(set.message()));
+  }
+  return options;
+}
+
 std::unique_ptr<Searcher> MakeSide(const Side& side, const MatchOptions& m,
                                    uint64_t seed) {
-  SearchOptions o;
+  SearchOptions o = ClassicProfile();
   o.level = side.level;
   o.threads = m.threads;
   o.hash_mb = m.hash_mb;
   o.seed = seed;
   o.visits = side.visits;
   o.movetime_s = m.movetime_s;
+  o = WithSideOptions(o, side);
   if (side.level < 5) return MakeLevelPlayer(o);
   MctsConfig config = side.config;
   const MctsConfig level = LevelConfig(side.level);
@@ -109,12 +135,6 @@ Result PlayGame(const MatchOptions& m, int a_seat, uint64_t opening_seed,
   return game.result();
 }
 
-// Win share of `seat`: 1 for a sole win, 1/k for a draw shared by k.
-double Share(const Result& r, int seat) {
-  if (!(r.winners >> seat & 1)) return 0;
-  return 1.0 / std::popcount(r.winners);
-}
-
 // The game's scores, "red=12 blue=30 green=7".
 std::string ScoreLine(const Result& r, int players) {
   std::string line;
@@ -135,9 +155,9 @@ void RunMatch(const MatchOptions& m) {
     const int a_seat = g % players;
     const Result r =
         PlayGame(m, a_seat, m.seed * 1000 + g / players, m.seed + g * 7);
-    const double a_share = Share(r, a_seat);
+    const double a_share = r.win_share(a_seat);
     a_points += a_share;
-    red_points += Share(r, 0);
+    red_points += r.win_share(0);
     if (r.is_draw()) {
       ++draws;
     } else if (a_share > 0) {
@@ -287,47 +307,33 @@ void RunCurve(const SearchOptions& o, double seconds, double interval_s) {
 void AddSideOptions(po::options_description& desc, const std::string& name,
                     Side& side, int level) {
   auto flag = [&name](const char* what) { return name + "-" + what; };
-  MctsConfig& c = side.config;
+  ClassicEvaluatorConfig& c = side.config.classic;
   desc.add_options()(name.c_str(), po::value(&side.level)->default_value(level),
                      "level")(flag("visits").c_str(),
                               po::value(&side.visits)->default_value(0),
                               "playouts a move (0: by time)")(
+      flag("option").c_str(),
+      po::value(&side.options)->composing()->value_name("NAME=VALUE"),
+      "an engine option for this side (repeatable), tunables too: cpuct, "
+      "cpuct_multi, fpu_reduction, fpu_prior, deferred_visits, "
+      "thread_affinity, ...")(
       flag("prior").c_str(), po::value(&side.prior)->default_value(side.prior),
       "priors: child (every child evaluated), grouped or uniform")(
-      flag("fpu").c_str(),
-      po::value(&c.fpu_reduction)->default_value(c.fpu_reduction),
-      "first play urgency: parent's value minus this")(
-      flag("fpu-prior").c_str(),
-      po::value(&c.fpu_prior_scale)->default_value(c.fpu_prior_scale),
-      "first play urgency: plus this times log(prior / best prior)")(
       flag("fpu-best-child").c_str(),
-      po::value(&c.fpu_from_best_child)->default_value(c.fpu_from_best_child),
+      po::value(&side.config.fpu_from_best_child)
+          ->default_value(side.config.fpu_from_best_child),
       "first play urgency from the best-prior child's value (1) or the "
-      "parent's (0)")(flag("playout-moves").c_str(),
-                      po::value(&c.classic.playout_moves)
-                          ->default_value(c.classic.playout_moves),
-                      "random moves before a leaf evaluation, 2 players")(
+      "parent's (0)")(
+      flag("playout-moves").c_str(),
+      po::value(&c.playout_moves)->default_value(c.playout_moves),
+      "random moves before a leaf evaluation, 2 players")(
       flag("multi-playout-moves").c_str(),
-      po::value(&c.classic.multi_player_playout_moves)
-          ->default_value(c.classic.multi_player_playout_moves),
+      po::value(&c.multi_player_playout_moves)
+          ->default_value(c.multi_player_playout_moves),
       "random moves before a leaf evaluation, 3 or 4 players")(
-      flag("cpuct").c_str(), po::value(&c.c_puct)->default_value(c.c_puct),
-      "PUCT exploration, 2 players")(
-      flag("multi-cpuct").c_str(),
-      po::value(&c.multi_player_c_puct)->default_value(c.multi_player_c_puct),
-      "PUCT exploration, 3 or 4 players")(
       flag("prior-temp").c_str(),
-      po::value(&c.classic.prior_temperature)
-          ->default_value(c.classic.prior_temperature),
-      "prior softmax temperature")(
-      flag("thread-affinity").c_str(),
-      po::value(&c.thread_affinity)->default_value(c.thread_affinity),
-      "with several threads, bonus to each thread's share of the edges")(
-      flag("deferred-visits").c_str(),
-      po::value(&c.deferred_visits_per_thread)
-          ->default_value(c.deferred_visits_per_thread),
-      "with several threads, an edge's visits (per thread) from which its "
-      "visits are deferred (0: never)");
+      po::value(&c.prior_temperature)->default_value(c.prior_temperature),
+      "prior softmax temperature");
 }
 
 }  // namespace
@@ -338,7 +344,7 @@ int main(int argc, char** argv) {
   std::string mode = "match", rules_text = "players=2", speed_at = "both";
   double curve_s = 60, curve_every_s = 5;
   MatchOptions m;
-  SearchOptions o;
+  SearchOptions o = ClassicProfile();
   po::options_description desc("wallgo-selfplay options");
   desc.add_options()("help", "this text")(
       "mode", po::value(&mode)->default_value("match"),

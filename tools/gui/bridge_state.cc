@@ -130,9 +130,8 @@ json Bridge::Summary() {
   }
   json winners = json::array();
   if (whole.is_over()) {
-    const Result result = whole.result();
-    for (int p = 0; p < whole.position().num_players(); ++p) {
-      if (result.winners >> p & 1) winners.push_back(ColourName(ColourAt(p)));
+    for (int p : whole.result().winner_indices()) {
+      winners.push_back(ColourName(ColourAt(p)));
     }
   }
   return {{"seats", seats},

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 
 namespace wallgo::gui {
@@ -166,9 +167,8 @@ nlohmann::json BoardJson(const GuiGame& gui) {
   if (game.is_over()) {
     const Result result = game.result();
     nlohmann::json winners = nlohmann::json::array();
-    for (int p = 0; p < players; ++p) {
-      if (result.winners & (1u << p))
-        winners.push_back(ColourName(ColourAt(p)));
+    for (int p : result.winner_indices()) {
+      winners.push_back(ColourName(ColourAt(p)));
     }
     board["result"] = {
         {"winners", winners},

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "tools/gui/message_fields.h"
 #include "tools/records/opening.h"
@@ -127,11 +128,10 @@ records::GameRecord GameToRecord(const GuiGame& game,
                        std::max<int64_t>(m.ms, 0), m.random, std::nullopt});
   }
   const Result result = whole.result();
-  const ScoreSheet sheet = ComputeScores(whole.position());
   for (int p = 0; p < start.num_players(); ++p) {
     const std::string name = ColourName(ColourAt(p));
-    r.scores.emplace_back(name, sheet.score[p]);
-    if (result.winners >> p & 1) r.winners.push_back(name);
+    r.scores.emplace_back(name, result.sheet.score[p]);
+    if (result.won(p)) r.winners.push_back(name);
   }
   r.winner = r.winners.size() == 1 ? r.winners[0] : std::string("draw");
   r.reason = "finished";

@@ -61,6 +61,7 @@ class PyEngine {
   py::dict Options() const {
     py::dict out;
     for (const protocol::OptionSpec& spec : protocol::AllOptions()) {
+      if (spec.hidden) continue;
       out[py::str(std::string(spec.name))] =
           protocol::OptionValueText(options_, spec);
     }
@@ -135,6 +136,7 @@ void BindEngine(py::module_& m) {
         py::dict out;
         const search::SearchOptions defaults = protocol::DefaultOptions();
         for (const protocol::OptionSpec& spec : protocol::AllOptions()) {
+          if (spec.hidden) continue;
           out[py::str(std::string(spec.name))] =
               protocol::DescribeOption(defaults, spec);
         }

@@ -174,21 +174,13 @@ class PyGame {
   // None while the game goes on.
   std::optional<std::vector<int>> Winners() const {
     if (!game_.is_over()) return std::nullopt;
-    const Result result = game_.result();
-    std::vector<int> winners;
-    for (int p = 0; p < pos().num_players(); ++p) {
-      if ((result.winners >> p) & 1) winners.push_back(p);
-    }
-    return winners;
+    return game_.result().winner_indices();
   }
   std::vector<float> Rewards() const {
     if (!game_.is_over()) return std::vector<float>(pos().num_players(), 0);
     std::vector<float> rewards(pos().num_players());
     const Result result = game_.result();
-    for (int p = 0; p < pos().num_players(); ++p) {
-      const bool won = (result.winners >> p) & 1;
-      rewards[p] = !won ? -1.0f : result.is_draw() ? 0.0f : 1.0f;
-    }
+    for (int p = 0; p < result.players; ++p) rewards[p] = result.reward(p);
     return rewards;
   }
 
@@ -219,14 +211,8 @@ class PyGame {
   }
   py::array_t<int8_t> Territory() const {
     auto board = NewArray<int8_t>({kBoardSize, kBoardSize});
-    const Regions regions = FindRegions(pos().walls());
-    for (int r = 0; r < regions.count; ++r) {
-      const auto owner =
-          static_cast<int8_t>(RegionOwner(pos(), regions.masks[r]));
-      for (Bitboard b = regions.masks[r]; b; b = PopLowest(b)) {
-        board.mutable_data()[LowestCell(b)] = owner;
-      }
-    }
+    const CellOwners owners = ComputeCellOwners(pos());
+    std::copy(owners.begin(), owners.end(), board.mutable_data());
     return board;
   }
   py::array_t<uint8_t> Observation() const {

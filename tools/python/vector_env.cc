@@ -5,16 +5,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/notation.h"
-#include "engine/regions.h"
+#include "engine/outcome.h"
 
 namespace wallgo::python {
 
 void WriteRewards(const Position& pos, float* out) {
   const Result result = ComputeResult(pos);
-  for (int p = 0; p < pos.num_players(); ++p) {
-    const bool won = (result.winners >> p) & 1;
-    out[p] = !won ? -1.0f : result.is_draw() ? 0.0f : 1.0f;
-  }
+  for (int p = 0; p < result.players; ++p) out[p] = result.reward(p);
 }
 
 VectorEnv::VectorEnv(int num_envs, const Position& start, uint64_t seed)

@@ -1,7 +1,6 @@
 #include "tools/records/annotate.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -44,10 +43,7 @@ WinRates UnknownRates() {
 WinRates FinishedRates(const Position& pos) {
   const Result result = ComputeResult(pos);
   WinRates rates = UnknownRates();
-  for (int p = 0; p < pos.num_players(); ++p) {
-    rates[p] =
-        (result.winners >> p) & 1 ? 1.0 / std::popcount(result.winners) : 0.0;
-  }
+  for (int p = 0; p < result.players; ++p) rates[p] = result.win_share(p);
   return rates;
 }
 

@@ -7,7 +7,7 @@
 #include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "engine/regions.h"
+#include "engine/outcome.h"
 #include "engine/zobrist.h"
 
 namespace wallgo::referee {
@@ -40,26 +40,6 @@ std::string Seconds(double seconds) {
   while (text.back() == '0') text.pop_back();
   if (text.back() == '.') text.pop_back();
   return text;
-}
-
-// The best players among `candidates` (bit per colour index): highest
-// score, then largest single region.
-unsigned RankAmong(const ScoreSheet& sheet, unsigned candidates) {
-  unsigned best = 0;
-  for (int p = 0; p < kMaxPlayers; ++p) {
-    if (!(candidates >> p & 1)) continue;
-    if (best == 0) {
-      best = 1u << p;
-      continue;
-    }
-    const int q = std::countr_zero(best);
-    const auto key = [&](int i) {
-      return std::make_pair(sheet.score[i], sheet.largest_region[i]);
-    };
-    if (key(p) > key(q)) best = 1u << p;
-    if (key(p) == key(q)) best |= 1u << p;
-  }
-  return best;
 }
 
 class Referee {
@@ -252,22 +232,20 @@ class Referee {
 
   void Finish(const std::optional<Forfeit>& forfeit) {
     const Position& pos = game_.position();
-    const ScoreSheet sheet = ComputeScores(pos);
-    unsigned winners;
+    // A forfeiting player never wins: the others are ranked among themselves.
+    const Result result = ComputeResult(
+        pos, forfeit ? std::optional(forfeit->colour) : std::nullopt);
     if (forfeit) {
-      const unsigned everyone = (1u << players()) - 1;
-      winners = RankAmong(sheet, everyone & ~(1u << Index(forfeit->colour)));
       record_.reason = forfeit->reason;
       record_.loser = ColourName(forfeit->colour);
       record_.detail = forfeit->detail;
     } else {
-      winners = ComputeResult(pos).winners;
       record_.reason = "finished";
     }
     for (int c = 0; c < players(); ++c) {
       const std::string name = ColourName(ColourAt(c));
-      record_.scores.emplace_back(name, sheet.score[c]);
-      if (winners >> c & 1) record_.winners.push_back(name);
+      record_.scores.emplace_back(name, result.sheet.score[c]);
+      if (result.won(c)) record_.winners.push_back(name);
     }
     record_.winner =
         record_.winners.size() == 1 ? record_.winners[0] : std::string("draw");

@@ -1,11 +1,11 @@
 #include "tools/train/examples.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "engine/outcome.h"
 
 namespace wallgo::search::net {
 
@@ -48,10 +48,9 @@ absl::StatusOr<Example> MakeExample(const DataRecord& r, uint32_t data_index) {
     e.visit_share[i] = static_cast<float>(r.visits[i] / total);
   }
 
-  const int sharers = std::popcount(static_cast<unsigned>(r.winners));
   for (int p = 0; p < players; ++p) {
     const int s = SlotOf(p, mover, players);
-    e.win[s] = (r.winners >> p & 1) ? 1.0f / static_cast<float>(sharers) : 0;
+    e.win[s] = static_cast<float>(WinShare(r.winners, p));
     e.score[s] = r.final_score[p];
   }
   for (int c = 0; c < kNumCells; ++c) {

@@ -13,7 +13,8 @@
 # Options: --bin DIR (wallgo-net's folder, default build/bin), --seed N,
 # --games N, --heldout N, --visits N, --jobs N, --epochs X, --threads N;
 # --eval classic|net|hybrid and --weights FILE: the self-play search's
-# evaluation (default classic; weights default to the built-in network);
+# evaluation (default: wallgo-net generate's, its self-play profile;
+# weights default to the built-in network);
 # --also FILE: an earlier generation's data file to train on as well
 # (repeatable).
 # Writes DIR/net.wgn, DIR/net.fixture.json, DIR/summary.json,
@@ -23,7 +24,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 bin=build/bin out= seed=1 games=3000 heldout=300 visits=400 jobs=4
-epochs=6 threads=2 batch=512 policy_every=4 tiny=0 eval=classic weights=
+epochs=6 threads=2 batch=512 policy_every=4 tiny=0 eval= weights=
 also=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -54,6 +55,10 @@ net="$bin/wallgo-net"
 start=$(date +%s)
 step() { echo "== $* ($(( $(date +%s) - start )) s)" >&2; }
 
+# Unless --eval names one, the evaluation of wallgo-net's self-play profile.
+if [ -z "$eval" ]; then
+  eval=$("$net" generate --help | sed -n 's/.*--eval arg (=\([a-z]*\)).*/\1/p')
+fi
 search=(--eval "$eval")
 if [ -n "$weights" ]; then search+=(--weights "$weights"); fi
 step "self-play: $games games for training, $heldout held out, $visits visits a move, eval $eval"

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "engine/zobrist.h"
 #include "search/levels.h"
@@ -77,8 +78,8 @@ DataHeader HeaderFor(const GenerateOptions& o) {
   h.seed = o.seed;
   h.rules = RulesString(o.rules);
   h.record_bytes = sizeof(DataRecord);
-  h.eval = static_cast<uint32_t>(o.eval);
-  if (o.eval != EvalKind::kClassic && o.network != nullptr) {
+  h.eval = static_cast<uint32_t>(o.search.eval);
+  if (o.search.eval != EvalKind::kClassic && o.network != nullptr) {
     h.weights_checksum = o.network->checksum();
   }
   if (o.fast_visits > 0) {
@@ -87,32 +88,26 @@ DataHeader HeaderFor(const GenerateOptions& o) {
   }
   // As the search uses them: only hybrid has a shortlist, and only a
   // shortlist blends the policy.
-  if (o.eval == EvalKind::kHybrid && o.shortlist > 0) {
-    h.shortlist = static_cast<uint32_t>(o.shortlist);
-    h.policy_weight = static_cast<float>(o.policy_weight);
+  if (o.search.eval == EvalKind::kHybrid && o.search.shortlist > 0) {
+    h.shortlist = static_cast<uint32_t>(o.search.shortlist);
+    h.policy_weight = static_cast<float>(o.search.policy_weight);
   }
   return h;
 }
 
-// The level-10 searcher of a self-play game at `visits` playouts a move.
+// The searcher (o.search: level 10) of a self-play game at `visits` playouts a
+// move.
 std::unique_ptr<Searcher> SelfPlaySearcher(const GenerateOptions& o, int visits,
                                            uint64_t seed) {
-  SearchOptions so;
-  so.threads = 1;
+  SearchOptions so = o.search;
   so.visits = visits;
-  so.movetime_s = 0;
-  so.hash_mb = o.hash_mb;
   so.seed = seed;
-  so.eval = o.eval;
-  so.shortlist = o.shortlist;
-  so.policy_weight = o.policy_weight;
   if (o.network != nullptr) {
     // The network plays the games of o.rules, whatever their player count
     // (a network for 3 and 4 players makes its own next generation's data).
     so.net = std::make_shared<const NetEvaluator>(o.network);
     so.net_multi = so.net;
   }
-  so.level = 10;
   return MakeLevelPlayer(so);
 }
 
@@ -183,14 +178,15 @@ absl::StatusOr<GenerateReport> GenerateData(
         "fast visits must be 0 (off) or fewer than visits, and the full "
         "searches' share in (0, 1]");
   }
-  if (o.shortlist < 0 || o.shortlist > kMaxRecordMoves ||
-      !(o.policy_weight >= 0 && o.policy_weight <= kMaxPolicyWeight)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the shortlist must be in 0..", kMaxRecordMoves,
-                     " and the policy weight in [0, ", kMaxPolicyWeight,
-                     "], not ", o.shortlist, " and ", o.policy_weight));
+  if (o.search.shortlist < 0 || o.search.shortlist > kMaxRecordMoves ||
+      !(o.search.policy_weight >= 0 &&
+        o.search.policy_weight <= kMaxPolicyWeight)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the shortlist must be in 0..", kMaxRecordMoves,
+        " and the policy weight in [0, ", kMaxPolicyWeight, "], not ",
+        o.search.shortlist, " and ", o.search.policy_weight));
   }
-  if (o.eval != EvalKind::kClassic && o.network == nullptr) {
+  if (o.search.eval != EvalKind::kClassic && o.network == nullptr) {
     return absl::InvalidArgumentError("eval net or hybrid needs a network");
   }
   absl::Status rules_ok = ValidateRules(o.rules);

@@ -15,7 +15,8 @@
 // far fewer playouts, while every policy target comes from a full search.
 //
 // With eval=hybrid the games are searched as the engine searches by default
-// (protocol DefaultOptions): the network's policy picks the shortlist and is
+// (SelfPlayProfile keeps its shortlist and policy weight): the network's
+// policy picks the shortlist and is
 // blended into the priors. The policy is thus trained on the visits of the
 // search that it drives, as KataGo and Leela Zero train on their engine's
 // own search.
@@ -48,16 +49,11 @@ struct GenerateOptions {
   int shard_index = 0;  // 0-based
   int shard_count = 1;
   int jobs = 1;  // games played at once, one search thread each
-  int hash_mb = 32;
-  // The search's evaluation; net or hybrid need `network`, whose checksum
-  // the file's header records.
-  EvalKind eval = EvalKind::kClassic;
+  // The search of every move (its visits and seed are the game's): hash,
+  // evaluation, shortlist and policy weight. Net or hybrid need `network`,
+  // whose checksum the file's header records.
+  SearchOptions search = SelfPlayProfile();
   std::shared_ptr<const Network> network;
-  // eval=hybrid: the network's shortlist and its policy's weight in the
-  // priors (SearchOptions), by default the engine's, so that the policy is
-  // trained on the visits of the search it drives.
-  int shortlist = kDefaultShortlist;
-  double policy_weight = kDefaultPolicyWeight;
 };
 
 // The header a run with `options` writes.

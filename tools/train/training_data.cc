@@ -1,13 +1,12 @@
 #include "tools/train/training_data.h"
 
-#include <bit>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "engine/notation.h"
-#include "engine/regions.h"
+#include "engine/outcome.h"
 
 namespace wallgo::search::net {
 
@@ -184,15 +183,11 @@ absl::StatusOr<Position> RecordPosition(const DataRecord& r) {
 }
 
 std::array<uint8_t, kNumCells> FinalOwners(const Position& pos) {
+  const CellOwners owners = ComputeCellOwners(pos);
   std::array<uint8_t, kNumCells> owner;
-  owner.fill(kNoOwner);
-  const Regions regions = FindRegions(pos.walls());
-  for (int i = 0; i < regions.count; ++i) {
-    const int who = RegionOwner(pos, regions.masks[i]);
-    if (who < 0) continue;
-    for (Bitboard b = regions.masks[i]; b != 0; b = PopLowest(b)) {
-      owner[LowestCell(b)] = static_cast<uint8_t>(who);
-    }
+  for (int cell = 0; cell < kNumCells; ++cell) {
+    owner[cell] =
+        owners[cell] >= 0 ? static_cast<uint8_t>(owners[cell]) : kNoOwner;
   }
   return owner;
 }

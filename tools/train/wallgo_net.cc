@@ -65,8 +65,8 @@ absl::Status ParseEvaluation(const std::string& eval,
         "--eval must be one of ", absl::StrJoin(kEvalKindNames, ", "),
         ", not '", eval, "'"));
   }
-  o.eval = static_cast<EvalKind>(name - kEvalKindNames.begin());
-  if (o.eval == EvalKind::kClassic) return absl::OkStatus();
+  o.search.eval = static_cast<EvalKind>(name - kEvalKindNames.begin());
+  if (o.search.eval == EvalKind::kClassic) return absl::OkStatus();
   absl::StatusOr<Network> network = LoadWeights(weights);
   if (!network.ok()) return network.status();
   o.network = std::make_shared<const Network>(*std::move(network));
@@ -76,7 +76,8 @@ absl::Status ParseEvaluation(const std::string& eval,
 absl::Status Generate(const std::vector<std::string>& args,
                       std::stop_token stop) {
   GenerateOptions o;
-  std::string out, rules = "players=2", shard = "1/1", eval = "classic",
+  std::string out, rules = "players=2", shard = "1/1",
+                   eval = kEvalKindNames[static_cast<int>(o.search.eval)],
                    weights;
   bool quiet = false;
   po::options_description desc("wallgo-net generate options");
@@ -102,16 +103,18 @@ absl::Status Generate(const std::vector<std::string>& args,
       po::value(&o.temperature_plies)->default_value(o.temperature_plies),
       "then moves drawn by visits^(1/T)")(
       "temperature", po::value(&o.temperature)->default_value(o.temperature),
-      "T")("hash", po::value(&o.hash_mb)->default_value(o.hash_mb),
+      "T")("hash",
+           po::value(&o.search.hash_mb)->default_value(o.search.hash_mb),
            "MB per search")("eval", po::value(&eval)->default_value(eval),
                             "the search's evaluation: classic, net or hybrid")(
       "weights", po::value(&weights),
       "weights for net and hybrid (default: the built-in wallgo-net-6)")(
-      "shortlist", po::value(&o.shortlist)->default_value(o.shortlist),
+      "shortlist",
+      po::value(&o.search.shortlist)->default_value(o.search.shortlist),
       "eval hybrid: only the network's N best moves get the classic priors "
       "(0: every move; the engine's shortlist)")(
       "policy-weight",
-      po::value(&o.policy_weight)->default_value(o.policy_weight),
+      po::value(&o.search.policy_weight)->default_value(o.search.policy_weight),
       "eval hybrid with a shortlist: the policy's weight in the priors (0: "
       "classic only; the engine's policy_weight)")(
       "quiet", po::bool_switch(&quiet), "no progress lines");
@@ -312,7 +315,7 @@ absl::Status EvaluateData(const std::vector<std::string>& args) {
   std::string weights;
   int policy_every = 1;
   bool speed = true;
-  double policy_weight = kDefaultPolicyWeight;
+  double policy_weight = SearchOptions{}.policy_weight;  // the engine's
   po::options_description desc("wallgo-net evaluate options");
   desc.add_options()("help", "this text")(
       "data", po::value(&data)->required()->multitoken(), "data files")(

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "search/classic/children.h"

@@ -11,6 +11,7 @@
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "search/bench.h"

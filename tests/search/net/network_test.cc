@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "engine/movegen.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -531,7 +532,7 @@ TEST(ThreadedNetSearch, ThreadedSearchesUseTheNetAsTheEvalOptionSays) {
         Case{EvalKind::kClassic, 16}}) {
     const EvalKind eval = c.eval;
     auto counting = std::make_shared<CountingEvaluator>(net);
-    SearchOptions options;
+    SearchOptions options = ClassicProfile();
     options.threads = 2;
     options.visits = 300;
     options.hash_mb = 4;
@@ -595,7 +596,7 @@ TEST(NetSearch, ChangingTheEvaluationsOptionsRebuildsTheSearcher) {
   absl::StatusOr<std::unique_ptr<NetEvaluator>> loaded =
       NetEvaluator::Load(kWeights);
   ASSERT_TRUE(loaded.ok());
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.visits = 200;
   options.hash_mb = 4;
   options.eval = EvalKind::kHybrid;
@@ -625,7 +626,7 @@ TEST(NetSearch, ChangingTheEvaluationsOptionsRebuildsTheSearcher) {
 void SearchTheStart(int players, EvalKind eval,
                     std::shared_ptr<const Evaluator> net,
                     std::shared_ptr<const Evaluator> net_multi) {
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.visits = 200;
   options.hash_mb = 4;
   options.eval = eval;

@@ -28,7 +28,7 @@ TEST(ExpectedTurnsLeftTest, CountsTheWallsAndPlacementsStillToCome) {
 }
 
 TEST(MoveTimeBudgetTest, AClockIgnoresAMoveTimeTheUserDidNotSet) {
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.movetime_s = 1;  // the protocol's default, not the user's
   Limits limits;
   limits.clock.main_s = 100;
@@ -39,7 +39,7 @@ TEST(MoveTimeBudgetTest, AClockIgnoresAMoveTimeTheUserDidNotSet) {
 }
 
 TEST(MoveTimeBudgetTest, TheShorterOfTheUsersMoveTimeAndClockWins) {
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   Limits limits;
   limits.clock.main_s = 100;
   options.movetime_s = 1.5;
@@ -54,7 +54,7 @@ TEST(MoveTimeBudgetTest, TheShorterOfTheUsersMoveTimeAndClockWins) {
               5.0 / 28 - kMargin, 1e-9);
   limits.infinite = true;
   EXPECT_EQ(MoveTimeBudget(options, limits, FourStoneStart()), kNoTimeLimit);
-  EXPECT_EQ(MoveTimeBudget(SearchOptions{}, Limits{}, FourStoneStart()),
+  EXPECT_EQ(MoveTimeBudget(ClassicProfile(), Limits{}, FourStoneStart()),
             kNoTimeLimit);
 }
 

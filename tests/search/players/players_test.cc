@@ -9,6 +9,7 @@
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "search/classic/eval.h"
@@ -22,14 +23,14 @@ namespace {
 using testing::Parse;
 
 SearchOptions Seeded(uint64_t seed) {
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.seed = seed;
   return options;
 }
 
 // Alpha-beta capped by nodes rather than time, so it is reproducible.
 SearchOptions NodeCapped(int64_t nodes) {
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.visits = nodes;
   options.hash_mb = 4;
   return options;
@@ -179,7 +180,7 @@ TEST(DeterminismTest, ANodeCappedAlphaBetaRepeatsItself) {
 
 TEST(AlphaBetaPlayerTest, StopEndsAnInfiniteSearchWithALegalMove) {
   Position pos = testing::StartOf(Rules::Default(2));
-  AlphaBetaPlayer player(SearchOptions{});
+  AlphaBetaPlayer player(ClassicProfile());
   Limits limits;
   limits.infinite = true;
   int infos = 0;
@@ -201,7 +202,7 @@ TEST(AlphaBetaPlayerTest, StopEndsAnInfiniteSearchWithALegalMove) {
 
 TEST(AlphaBetaPlayerTest, KeepsToTheMoveTime) {
   Position pos = testing::StartOf(Rules::Default(2));
-  SearchOptions options;
+  SearchOptions options = ClassicProfile();
   options.movetime_s = 0.2;
   AlphaBetaPlayer player(options);
   const SearchResult result = player.Search(pos, {}, nullptr, 1);

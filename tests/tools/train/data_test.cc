@@ -33,7 +33,7 @@ GenerateOptions Small() {
   o.games = 3;
   o.visits = 12;
   o.seed = 5;
-  o.hash_mb = 4;
+  o.search.hash_mb = 4;
   o.jobs = 3;  // a search at a few visits mostly waits: overlap the waits
   return o;
 }
@@ -287,7 +287,7 @@ TEST_F(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
   ASSERT_NE(network, nullptr);
   GenerateOptions hybrid = Small();
   hybrid.games = 1;
-  hybrid.eval = EvalKind::kHybrid;
+  hybrid.search.eval = EvalKind::kHybrid;
   hybrid.network = network;
   const std::string path = TempPath("hybrid.wgd");
   ASSERT_TRUE(GenerateData(path, hybrid).ok());
@@ -299,7 +299,7 @@ TEST_F(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
 
   // The same game with the classic evaluation searches differently.
   GenerateOptions classic = hybrid;
-  classic.eval = EvalKind::kClassic;
+  classic.search.eval = EvalKind::kClassic;
   const std::string hybrid_bytes = Bytes(path);
   const std::string classic_bytes = Generate("classic.wgd", classic);
   EXPECT_NE(hybrid_bytes.substr(kDataHeaderBytes),
@@ -322,11 +322,11 @@ TEST_F(NetData, SelfPlayWithTheNetRecordsWhichNetAndUsesIt) {
 TEST_F(NetData, HybridSelfPlaySearchesWithTheEnginesShortlistAndBlend) {
   GenerateOptions engine = Small();
   engine.games = 1;
-  engine.eval = EvalKind::kHybrid;
+  engine.search.eval = EvalKind::kHybrid;
   engine.network = ShippedNetwork(3);
   ASSERT_NE(engine.network, nullptr);
-  EXPECT_EQ(engine.shortlist, kDefaultShortlist);
-  EXPECT_EQ(engine.policy_weight, kDefaultPolicyWeight);
+  EXPECT_EQ(engine.search.shortlist, SearchOptions{}.shortlist);
+  EXPECT_EQ(engine.search.policy_weight, SearchOptions{}.policy_weight);
   const std::string path = TempPath("engine_search.wgd");
   ASSERT_TRUE(GenerateData(path, engine).ok());
   absl::StatusOr<DataHeader> header = ReadDataHeader(path);
@@ -339,37 +339,37 @@ TEST_F(NetData, HybridSelfPlaySearchesWithTheEnginesShortlistAndBlend) {
   const std::string bytes = Bytes(path);
   EXPECT_EQ(Generate("engine_search_again.wgd", engine), bytes);
   GenerateOptions plain = engine;
-  plain.shortlist = 0;
-  plain.policy_weight = 0;
+  plain.search.shortlist = 0;
+  plain.search.policy_weight = 0;
   const std::string plain_bytes = Generate("plain_search.wgd", plain);
   EXPECT_NE(plain_bytes.substr(kDataHeaderBytes),
             bytes.substr(kDataHeaderBytes));
   GenerateOptions no_blend = engine;
-  no_blend.policy_weight = 0;
+  no_blend.search.policy_weight = 0;
   EXPECT_NE(Generate("no_blend.wgd", no_blend).substr(kDataHeaderBytes),
             bytes.substr(kDataHeaderBytes));
 
   // Without a shortlist the weight blends nothing; without hybrid neither
   // matters: the header says 0, 0.
   GenerateOptions unused_weight = plain;
-  unused_weight.policy_weight = 0.5;
+  unused_weight.search.policy_weight = 0.5;
   EXPECT_EQ(HeaderFor(unused_weight), HeaderFor(plain));
   GenerateOptions net = engine;
-  net.eval = EvalKind::kNet;
+  net.search.eval = EvalKind::kNet;
   EXPECT_EQ(HeaderFor(net).shortlist, 0u);
   EXPECT_EQ(HeaderFor(net).policy_weight, 0.0f);
 
   // A resumed run with another shortlist or weight is refused.
   GenerateOptions other_shortlist = engine, other_weight = engine;
-  other_shortlist.shortlist = 8;
-  other_weight.policy_weight = 0.5;
+  other_shortlist.search.shortlist = 8;
+  other_weight.search.policy_weight = 0.5;
   ExpectResumeRefused(path, {other_shortlist, other_weight, plain},
                       "shortlist or policy weight");
   GenerateOptions bad = engine;
-  bad.shortlist = -1;
+  bad.search.shortlist = -1;
   EXPECT_FALSE(GenerateData(TempPath("bad_shortlist.wgd"), bad).ok());
   bad = engine;
-  bad.policy_weight = -0.5;
+  bad.search.policy_weight = -0.5;
   EXPECT_FALSE(GenerateData(TempPath("bad_weight.wgd"), bad).ok());
 
   // A hybrid file made before the fields is one of no shortlist and no
