@@ -1,4 +1,4 @@
-#include "tools/train/training_data.h"
+#include "tools/train_data/training_data.h"
 
 #include <bit>
 #include <cstring>
@@ -9,7 +9,7 @@
 #include "engine/notation.h"
 #include "engine/regions.h"
 
-namespace wallgo::search::net {
+namespace wallgo::train_data {
 
 static_assert(std::endian::native == std::endian::little,
               "the data format is little-endian");
@@ -287,4 +287,4 @@ absl::Status DataWriter::AppendGame(const std::vector<DataRecord>& game) {
   return absl::OkStatus();
 }
 
-}  // namespace wallgo::search::net
+}  // namespace wallgo::train_data
