@@ -355,7 +355,8 @@ void Bridge::OnAnalysis(uint64_t token, std::vector<Candidate> candidates) {
   if (analysis_.HintReady(std::chrono::steady_clock::now())) TakeHint();
   analysis_.Graph(game_.cursor(),
                   ColourName(game_.shown().position().to_move()));
-  json message = AnalysisJson(View());
+  json message =
+      analysis_.Json(specs_[analysis_.engine()].name, game_.cursor());
   message["type"] = "analysis";
   message["version"] = version_;
   publish_(common::JsonText(message));
