@@ -1,4 +1,4 @@
-// Fuzz target: self-play data files (tools/train/training_data.h) as
+// Fuzz target: self-play data files (tools/train_data/training_data.h) as
 // wallgo-net features, verify and a resumed generate read them. The input
 // is a file. Reading the header and the records, each record's position
 // (checked by Position::FromParts) and moves, the training example made
@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "tests/fuzz/fuzz_check.h"
-#include "tools/train/examples.h"
-#include "tools/train/training_data.h"
+#include "tools/train_data/examples.h"
+#include "tools/train_data/training_data.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace wallgo;
-  using namespace wallgo::search::net;
+  using namespace wallgo::train_data;
   if (size > 65536) return 0;
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   const fuzz::TempFile file("selfplay.dat", bytes);
@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (example.ok()) {
       FUZZ_CHECK(pos.ok(), "an example from a record with no position");
       FUZZ_CHECK(example->num_moves <= kMaxRecordMoves, path);
-      FUZZ_CHECK(example->num_features <= kMaxActive, path);
+      FUZZ_CHECK(example->num_features <= search::net::kMaxActive, path);
     }
   }
   const fuzz::TempFile examples("examples.dat", "");

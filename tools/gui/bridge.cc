@@ -42,13 +42,17 @@ std::unique_ptr<Bridge> Bridge::Create(std::vector<EngineSpec> engines,
 Bridge::Bridge(std::vector<EngineSpec> engines, BridgeOptions options,
                Publish publish, std::shared_ptr<client::EngineLog> log)
     : specs_(std::move(engines)),
-      seat_tokens_(NewSeatTokens()),
       options_(std::move(options)),
       publish_(std::move(publish)),
       log_(std::move(log)),
       game_(*Position::Start(Rules::Default(2))),
-      seats_{Seat{}, Seat{0, {}}} {
+      seating_({Seat{}, Seat{0, {}}}),
+      events_({}),
+      review_(mutex_, log_.get(), [this] {
+        if (!closing_) PublishState();
+      }) {
   std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<EngineStatus> status;
   for (size_t i = 0; i < specs_.size(); ++i) {
     EngineWorker::Callbacks callbacks;
     callbacks.on_move = [this](uint64_t token, absl::StatusOr<Move> move,
@@ -63,8 +67,9 @@ Bridge::Bridge(std::vector<EngineSpec> engines, BridgeOptions options,
     workers_.push_back(std::make_unique<EngineWorker>(
         specs_[i].name, specs_[i].command, log_.get(), options_.timeouts,
         std::move(callbacks)));
-    shown_status_.push_back(workers_.back()->status());
+    status.push_back(workers_.back()->status());
   }
+  events_ = EngineEvents(std::move(status));
   timer_ = std::thread([this] { RunTimer(); });
 }
 
@@ -73,10 +78,9 @@ Bridge::~Bridge() {
     std::lock_guard<std::mutex> lock(mutex_);
     closing_ = true;
     timer_wake_.notify_all();
-    review_.stop->request_stop();
   }
+  review_.Close();
   timer_.join();
-  for (ReviewThread& review : review_threads_) review.thread.join();
   workers_.clear();
 }
 
@@ -88,7 +92,8 @@ absl::Status Bridge::Handle(const std::string& text, Access access) {
   absl::StatusOr<std::string> type = StringField(message, "type");
   if (!type.ok()) return type.status();
   std::lock_guard<std::mutex> lock(mutex_);
-  if (absl::Status allowed = CheckAccess(*type, access, game_); !allowed.ok()) {
+  if (absl::Status allowed = seating_.Check(*type, access, game_);
+      !allowed.ok()) {
     return allowed;
   }
   using Handler = absl::Status (Bridge::*)(const json&);
@@ -123,14 +128,12 @@ absl::Status Bridge::Handle(const std::string& text, Access access) {
 
 void Bridge::Replace(GuiGame game, std::vector<Seat> seats) {
   game_ = std::move(game);
-  turn_moves_ = -1;
-  ResetReview();
-  seats_ = std::move(seats);
-  graph_.clear();
-  candidates_.clear();
+  clock_.Stop();
+  review_.Reset();
+  seating_.Set(std::move(seats));
+  analysis_.Clear();
   record_shown_ = -1;
-  event_.clear();
-  event_key_.clear();
+  events_.Clear();
 }
 
 absl::Status Bridge::NewGame(const json& message) {
@@ -163,11 +166,6 @@ absl::Status Bridge::NewGame(const json& message) {
   return absl::OkStatus();
 }
 
-bool Bridge::EngineToMove() const {
-  const Colour c = game_.shown().position().to_move();
-  return seats_[Index(c)].engine >= 0;
-}
-
 absl::Status Bridge::PlayMove(const json& message) {
   absl::StatusOr<std::string> token = StringField(message, "move");
   if (!token.ok()) return token.status();
@@ -176,47 +174,43 @@ absl::Status Bridge::PlayMove(const json& message) {
   if (move->kind == MoveKind::kResign) return Bad("resign with 'resign'");
   // At the end of the game an engine's seat is the engine's to play;
   // earlier plies may be continued with any move.
-  if (game_.at_end() && !game_.shown().is_over() && EngineToMove()) {
+  if (game_.at_end() && !game_.shown().is_over() &&
+      seating_.EngineToMove(game_)) {
     return absl::FailedPreconditionError(
         absl::StrCat("it is ", ColourName(game_.shown().position().to_move()),
                      "'s turn, played by the engine"));
   }
   const int ply = game_.cursor();
   // A person's move at the end of a live game took the turn's time.
-  const int64_t ms = Live() && turn_moves_ >= 0
-                         ? static_cast<int64_t>(TurnElapsed() * 1000)
-                         : -1;
-  absl::Status played = game_.Play(*move, ms);
+  absl::Status played = game_.Play(*move, clock_.MoveMs(game_));
   if (!played.ok()) return played;
-  graph_.erase(graph_.upper_bound(ply), graph_.end());
+  analysis_.ForgetAfter(ply);
   record_shown_ = -1;
   return absl::OkStatus();
 }
 
 absl::Status Bridge::Undo() {
-  bool any_human = false;
-  for (const Seat& s : seats_) any_human |= s.engine < 0;
+  const bool any_human = seating_.AnyPerson();
   absl::Status undone = game_.Undo();
   if (!undone.ok()) return undone;
   // Back to a position where a person is to move, as players expect.
-  while (any_human && !game_.moves().empty() && EngineToMove()) {
+  while (any_human && !game_.moves().empty() && seating_.EngineToMove(game_)) {
     game_.Undo().IgnoreError();
   }
-  graph_.erase(graph_.upper_bound(static_cast<int>(game_.moves().size())),
-               graph_.end());
+  analysis_.ForgetAfter(static_cast<int>(game_.moves().size()));
   return absl::OkStatus();
 }
 
 absl::Status Bridge::Resign() {
   if (game_.shown().is_over())
     return absl::FailedPreconditionError("game over");
-  if (game_.at_end() && EngineToMove()) {
+  if (game_.at_end() && seating_.EngineToMove(game_)) {
     return absl::FailedPreconditionError(
         "the engine's turn: only a person resigns");
   }
   const int ply = game_.cursor();
   absl::Status played = game_.Play(Move::Resign());
-  if (played.ok()) graph_.erase(graph_.upper_bound(ply), graph_.end());
+  if (played.ok()) analysis_.ForgetAfter(ply);
   return played;
 }
 
@@ -234,9 +228,7 @@ absl::Status Bridge::SetAnalysis(const json& message) {
   absl::StatusOr<int> chosen = ChosenEngine(message);
   if (!chosen.ok()) return chosen.status();
   const int engine = *chosen;
-  analysis_on_ = on->get<bool>();
-  analysis_engine_ = engine;
-  candidates_.clear();
+  analysis_.Set(on->get<bool>(), engine);
   return absl::OkStatus();
 }
 
@@ -245,8 +237,7 @@ absl::Status Bridge::RestartEngine(const json& message) {
       EngineIndex(message.value("engine", json()), specs_);
   if (!index.ok()) return index.status();
   workers_[*index]->Restart();
-  event_.clear();
-  event_key_.clear();
+  events_.Clear();
   return absl::OkStatus();
 }
 
@@ -262,15 +253,8 @@ absl::Status Bridge::SetSeats(const json& message) {
     if (!s.ok()) return s.status();
     elapsed = *s;
   }
-  seats_ = *seats;
-  turn_moves_ = -1;
-  if (elapsed > 0 && game_.at_end()) {
-    turn_moves_ = static_cast<int>(game_.moves().size());
-    turn_started_ =
-        std::chrono::steady_clock::now() -
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-            std::chrono::duration<double>(elapsed));
-  }
+  seating_.Set(*seats);
+  clock_.Resume(game_, elapsed);
   return absl::OkStatus();
 }
 
@@ -304,17 +288,21 @@ absl::Status Bridge::ImportPosition(const json& message) {
 
 void Bridge::Changed() {
   ++version_;
-  // A new turn at the end of the game: its time starts now.
-  const int moves = static_cast<int>(game_.moves().size());
-  if (moves != turn_moves_ && game_.at_end()) {
-    turn_moves_ = moves;
-    turn_started_ = std::chrono::steady_clock::now();
-  }
+  clock_.Changed(game_);  // a new turn at the end: its time starts now
   timer_wake_.notify_all();
-  if (hint_.ply != game_.cursor()) hint_ = Hint{};  // another position
-  candidates_.clear();
+  analysis_.KeepHintOnlyAt(game_.cursor());  // or another position's
+  analysis_.ClearCandidates();
   Schedule();
-  publish_(common::JsonText(StateLocked()));
+  PublishState();
+}
+
+BridgeView Bridge::View() const {
+  return {version_,  specs_,  game_,          seating_, clock_,
+          analysis_, events_, review_.Json(), records_, record_shown_};
+}
+
+void Bridge::PublishState() {
+  publish_(common::JsonText(gui::StateJson(View())));
 }
 
 void Bridge::Schedule() {
@@ -328,8 +316,9 @@ void Bridge::Schedule() {
                    game_.moves().begin() + game_.cursor());
     return j;
   };
-  if (game_.at_end() && !over && EngineToMove()) {
-    const Seat& seat = seats_[Index(game_.shown().position().to_move())];
+  const Colour mover = game_.shown().position().to_move();
+  if (game_.at_end() && !over && seating_.EngineToMove(game_)) {
+    const Seat& seat = seating_.of(mover);
     EngineJob j = job();
     j.settings = seat.settings;
     // An engine under a turn limit is asked to answer well within it.
@@ -337,11 +326,13 @@ void Bridge::Schedule() {
                           (j.settings.movetime < 0 && seat.turn < 2))) {
       j.settings.movetime = 0.8 * seat.turn;
     }
-    j.clock_left = ClockLeft(game_.shown().position().to_move());
+    j.clock_left = ClockLeft(game_, seat.settings, mover);
     moves[seat.engine] = std::move(j);
   }
-  if (analysis_on_ && !over) analyses[analysis_engine_] = job();
-  if (hint_.pending && !over) analyses[hint_.engine] = job();
+  if (analysis_.on() && !over) analyses[analysis_.engine()] = job();
+  if (analysis_.hint_pending() && !over) {
+    analyses[analysis_.hint_engine()] = job();
+  }
   for (size_t i = 0; i < workers_.size(); ++i) {
     workers_[i]->Want(std::move(moves[i]), std::move(analyses[i]));
   }
@@ -353,24 +344,19 @@ void Bridge::OnMove(uint64_t token, absl::StatusOr<Move> move, int64_t ms) {
   // A failed engine has said so through OnStatus already.
   if (!move.ok()) return;
   const int ply = game_.cursor();
-  if (game_.Play(*move, ms).ok()) {
-    graph_.erase(graph_.upper_bound(ply), graph_.end());
-  }
+  if (game_.Play(*move, ms).ok()) analysis_.ForgetAfter(ply);
   Changed();
 }
 
 void Bridge::OnAnalysis(uint64_t token, std::vector<Candidate> candidates) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (closing_ || token != version_ || candidates.empty()) return;
-  candidates_ = std::move(candidates);
-  if (hint_.pending && std::chrono::steady_clock::now() - hint_.asked >=
-                           std::chrono::seconds(1)) {
-    TakeHint();
-  }
-  const Candidate& best = candidates_.front();
-  graph_[game_.cursor()] = {ColourName(game_.shown().position().to_move()),
-                            best.winrate, best.score, best.visits};
-  json message = AnalysisLocked();
+  analysis_.Take(std::move(candidates));
+  if (analysis_.HintReady(std::chrono::steady_clock::now())) TakeHint();
+  analysis_.Graph(game_.cursor(),
+                  ColourName(game_.shown().position().to_move()));
+  json message =
+      analysis_.Json(specs_[analysis_.engine()].name, game_.cursor());
   message["type"] = "analysis";
   message["version"] = version_;
   publish_(common::JsonText(message));
@@ -380,21 +366,15 @@ void Bridge::OnStatus() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (closing_) return;
   for (size_t i = 0; i < workers_.size(); ++i) {
-    const EngineStatus status = workers_[i]->status();
-    if (status.state == EngineState::kFailed) {
-      event_key_.clear();
-      event_ = absl::StrCat(workers_[i]->name(), " ", status.detail,
-                            "; the game is kept: restart the engine to go on");
-    }
-    shown_status_[i] = status;
+    events_.Update(i, workers_[i]->name(), workers_[i]->status());
   }
   // A restarted engine picks up the move it owes.
   Schedule();
-  publish_(common::JsonText(StateLocked()));
+  PublishState();
 }
 
 absl::StatusOr<int> Bridge::ChosenEngine(const json& message) const {
-  if (!message.contains("engine")) return analysis_engine_;
+  if (!message.contains("engine")) return analysis_.engine();
   return EngineIndex(message["engine"], specs_);
 }
 
@@ -404,9 +384,23 @@ absl::Status Bridge::AskHint(const json& message) {
   const int engine = *chosen;
   if (game_.shown().is_over())
     return absl::FailedPreconditionError("game over");
-  hint_ =
-      Hint{true, engine, game_.cursor(), std::chrono::steady_clock::now(), ""};
+  analysis_.AskHint(engine, game_.cursor(), std::chrono::steady_clock::now());
   return absl::OkStatus();
+}
+
+std::string Bridge::StateJson() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return common::JsonText(gui::StateJson(View()));
+}
+
+json Bridge::Summary() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return SummaryJson(View());
+}
+
+std::string Bridge::RecordLine() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return gui::RecordLine(View());
 }
 
 }  // namespace wallgo::gui

@@ -13,23 +13,21 @@
 #include <vector>
 
 #include "engine/notation.h"
+#include "engine/symmetry.h"
+#include "search/net/feature_symmetry.h"
 #include "search/net/network.h"
-#include "tools/train/examples.h"
-#include "tools/train/symmetry.h"
-#include "tools/train/training_data.h"
+#include "tools/python/game_object.h"
+#include "tools/train_data/examples.h"
+#include "tools/train_data/training_data.h"
 
 namespace py = pybind11;
 
 namespace wallgo::python {
 
-// Defined in module.cc: a wallgo.Game of `pos`.
-py::object MakeGame(const Position& pos);
-
 namespace {
 
-using search::net::DataRecord;
-using search::net::Example;
-using search::net::kNumSymmetries;
+using train_data::DataRecord;
+using train_data::Example;
 
 // numpy's little-endian format of a scalar type.
 template <typename T>
@@ -119,7 +117,7 @@ py::array_t<uint16_t> SymmetryTable(Table (*table)(int)) {
 std::array<uint16_t, kNumCells> CellPermutation(int s) {
   std::array<uint16_t, kNumCells> cells;
   for (int c = 0; c < kNumCells; ++c)
-    cells[c] = static_cast<uint16_t>(search::net::TransformCell(s, c));
+    cells[c] = static_cast<uint16_t>(TransformCell(s, c));
   return cells;
 }
 
@@ -143,13 +141,13 @@ void BindData(py::module_& m) {
     py::dict layout;
     layout["record_fields"] = RecordFields();
     layout["record_bytes"] = sizeof(DataRecord);
-    layout["data_header_bytes"] = search::net::kDataHeaderBytes;
+    layout["data_header_bytes"] = train_data::kDataHeaderBytes;
     layout["example_fields"] = ExampleFields();
     layout["example_bytes"] = sizeof(Example);
-    layout["example_header_bytes"] = search::net::kExampleHeaderBytes;
-    layout["example_magic"] = py::bytes(search::net::kExampleMagic,
-                                        sizeof search::net::kExampleMagic);
-    const auto fields = search::net::ExampleHeaderFields();
+    layout["example_header_bytes"] = train_data::kExampleHeaderBytes;
+    layout["example_magic"] =
+        py::bytes(train_data::kExampleMagic, sizeof train_data::kExampleMagic);
+    const auto fields = train_data::ExampleHeaderFields();
     layout["example_header_fields"] =
         std::vector<uint32_t>(fields.begin(), fields.end());
     layout["policy_size"] = search::net::kPolicySize;
@@ -188,7 +186,7 @@ void BindData(py::module_& m) {
   m.def(
       "_check_data_file",
       [](const std::string& path) {
-        auto header = search::net::ReadDataHeader(path);
+        auto header = train_data::ReadDataHeader(path);
         if (!header.ok())
           throw py::value_error(std::string(header.status().message()));
       },
@@ -196,7 +194,7 @@ void BindData(py::module_& m) {
   m.def(
       "_record_game",
       [](const py::buffer& record) {
-        auto pos = search::net::RecordPosition(RecordFromBytes(record));
+        auto pos = train_data::RecordPosition(RecordFromBytes(record));
         if (!pos.ok())
           throw py::value_error(std::string(pos.status().message()));
         return MakeGame(*pos);
@@ -206,12 +204,12 @@ void BindData(py::module_& m) {
       "_record_moves",
       [](const py::buffer& buffer) {
         const DataRecord record = RecordFromBytes(buffer);
-        if (record.num_moves > search::net::kMaxRecordMoves) {
+        if (record.num_moves > train_data::kMaxRecordMoves) {
           throw py::value_error("a record with too many moves");
         }
         std::vector<std::string> names;
         for (int i = 0; i < record.num_moves; ++i) {
-          auto move = search::net::UnpackMove(record.moves[i]);
+          auto move = train_data::UnpackMove(record.moves[i]);
           if (!move.ok())
             throw py::value_error(std::string(move.status().message()));
           names.push_back(MoveName(*move));

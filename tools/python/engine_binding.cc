@@ -16,13 +16,11 @@
 #include "protocol/options.h"
 #include "search/net/builtin_weights.h"
 #include "search/net/net_evaluator.h"
+#include "tools/python/game_object.h"
 
 namespace py = pybind11;
 
 namespace wallgo::python {
-
-// Defined in module.cc: the position of a wallgo.Game.
-const Position& GamePosition(const py::handle& game);
 
 namespace {
 

@@ -20,12 +20,13 @@
 #include "engine/notation.h"
 #include "engine/perft.h"
 #include "engine/regions.h"
+#include "engine/symmetry.h"
 #include "search/net/features.h"
 #include "tools/python/action_space.h"
 #include "tools/python/data_binding.h"
 #include "tools/python/engine_binding.h"
+#include "tools/python/game_object.h"
 #include "tools/python/vector_env.h"
-#include "tools/train/symmetry.h"
 
 namespace py = pybind11;
 
@@ -98,7 +99,7 @@ PyObject* ActionName(int action) {
 }
 
 int SymmetryIndex(int s) {
-  if (s < 0 || s >= search::net::kNumSymmetries) {
+  if (s < 0 || s >= kNumSymmetries) {
     throw py::value_error(absl::StrCat("symmetry ", s, " is not in 0..7"));
   }
   return s;
@@ -231,9 +232,8 @@ class PyGame {
   }
 
   PyGame Symmetry(int s) const {
-    return PyGame(
-        ValueOrThrow(search::net::TransformPosition(SymmetryIndex(s), pos()),
-                     absl::StrCat("symmetry ", s)));
+    return PyGame(ValueOrThrow(TransformPosition(SymmetryIndex(s), pos()),
+                               absl::StrCat("symmetry ", s)));
   }
 
   uint64_t Perft(int depth) const {
@@ -287,7 +287,7 @@ PYBIND11_MODULE(_wallgo, m) {
   m.attr("PASS_ACTION") = kPassAction;
   m.attr("OBSERVATION_PLANES") = kObservationPlanes;
   m.attr("NUM_FEATURES") = search::net::kNumFeatures;
-  m.attr("NUM_SYMMETRIES") = search::net::kNumSymmetries;
+  m.attr("NUM_SYMMETRIES") = kNumSymmetries;
 
   m.def(
       "action_to_move",
@@ -314,8 +314,7 @@ PYBIND11_MODULE(_wallgo, m) {
       [](int s, int64_t action) {
         const std::optional<Move> move = ActionToMove(action);
         if (!move) throw py::value_error(absl::StrCat("bad action ", action));
-        return *MoveToAction(
-            search::net::TransformMove(SymmetryIndex(s), *move));
+        return *MoveToAction(TransformMove(SymmetryIndex(s), *move));
       },
       py::arg("symmetry"), py::arg("action"),
       "The action `action` becomes under symmetry 0..7 (Game.symmetry).");

@@ -9,9 +9,14 @@
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "search/net/net_evaluator.h"
-#include "tools/train/training_data.h"
+#include "tools/train_data/training_data.h"
 
-namespace wallgo::search::net {
+namespace wallgo::train {
+
+// The trainer speaks of the search's networks and the data's records.
+using namespace search;
+using namespace search::net;
+using namespace train_data;
 namespace {
 
 // Compares `got` with the JSON array `want`; records the largest error.
@@ -129,4 +134,4 @@ absl::StatusOr<FixtureReport> CheckFixture(const Network& net,
   }
 }
 
-}  // namespace wallgo::search::net
+}  // namespace wallgo::train

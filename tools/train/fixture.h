@@ -9,7 +9,7 @@
 #include "absl/status/status.h"
 #include "search/net/network.h"
 
-namespace wallgo::search::net {
+namespace wallgo::train {
 
 struct FixtureReport {
   int samples = 0;
@@ -19,8 +19,8 @@ struct FixtureReport {
 // OK when every output of `net` on the fixture's positions is within
 // `tolerance` of the trainer's and the features are the same; otherwise an
 // error naming the sample and output.
-absl::StatusOr<FixtureReport> CheckFixture(const Network& net,
+absl::StatusOr<FixtureReport> CheckFixture(const search::net::Network& net,
                                            const std::string& fixture_path,
                                            double tolerance = 1e-4);
 
-}  // namespace wallgo::search::net
+}  // namespace wallgo::train

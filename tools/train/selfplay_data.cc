@@ -16,7 +16,12 @@
 #include "search/levels.h"
 #include "search/net/net_evaluator.h"
 
-namespace wallgo::search::net {
+namespace wallgo::train {
+
+// The trainer speaks of the search's networks and the data's records.
+using namespace search;
+using namespace search::net;
+using namespace train_data;
 namespace {
 
 uint64_t GameSeed(uint64_t seed, int game) {
@@ -247,4 +252,4 @@ absl::StatusOr<GenerateReport> GenerateData(
   return report;
 }
 
-}  // namespace wallgo::search::net
+}  // namespace wallgo::train

@@ -32,9 +32,16 @@
 #include "engine/types.h"
 #include "search/net/network.h"
 #include "search/search.h"
-#include "tools/train/training_data.h"
+#include "tools/train_data/training_data.h"
 
-namespace wallgo::search::net {
+namespace wallgo::train {
+
+using search::EvalKind;
+using search::kDefaultPolicyWeight;
+using search::kDefaultShortlist;
+using search::net::Network;
+using train_data::DataHeader;
+using train_data::DataRecord;
 
 struct GenerateOptions {
   Rules rules;
@@ -82,4 +89,4 @@ absl::StatusOr<GenerateReport> GenerateData(
     const std::function<void(const GenerateReport&)>& progress = nullptr,
     std::stop_token stop = {});
 
-}  // namespace wallgo::search::net
+}  // namespace wallgo::train

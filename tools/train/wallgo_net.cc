@@ -29,13 +29,18 @@
 #include "search/classic/shortlist_evaluator.h"
 #include "search/net/builtin_weights.h"
 #include "search/net/net_evaluator.h"
-#include "tools/train/examples.h"
 #include "tools/train/fixture.h"
 #include "tools/train/selfplay_data.h"
+#include "tools/train_data/examples.h"
 
 namespace po = boost::program_options;
 
-namespace wallgo::search::net {
+namespace wallgo::train {
+
+// The trainer speaks of the search's networks and the data's records.
+using namespace search;
+using namespace search::net;
+using namespace train_data;
 namespace {
 
 constexpr char kUsage[] =
@@ -481,8 +486,6 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace wallgo::search::net
+}  // namespace wallgo::train
 
-int main(int argc, char** argv) {
-  return wallgo::search::net::Main(argc, argv);
-}
+int main(int argc, char** argv) { return wallgo::train::Main(argc, argv); }

@@ -15,20 +15,24 @@
 #include "engine/movegen.h"
 #include "engine/outcome.h"
 #include "engine/regions.h"
+#include "engine/symmetry.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "search/bench.h"
 #include "search/net/accumulator.h"
 #include "search/net/builtin_weights.h"
+#include "search/net/feature_symmetry.h"
 #include "search/net/net_evaluator.h"
 #include "search/search.h"
 #include "tests/engine/test_support.h"
 #include "tests/temp_file.h"
 #include "tools/train/fixture.h"
-#include "tools/train/symmetry.h"
 
 namespace wallgo::search::net {
 namespace {
+
+using train::CheckFixture;
+using train::FixtureReport;
 
 // The built-in network (a first layer of 128 units); wallgo-net-1 to 3 and
 // 5, the generations before it, are kept for their provenance (each played

@@ -17,11 +17,14 @@
 #include "engine/regions.h"
 #include "gtest/gtest.h"
 #include "tests/temp_file.h"
-#include "tools/train/examples.h"
 #include "tools/train/selfplay_data.h"
+#include "tools/train_data/examples.h"
 
-namespace wallgo::search::net {
+namespace wallgo::train {
 namespace {
+
+using namespace search::net;
+using namespace train_data;
 
 std::string Bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -394,4 +397,4 @@ TEST_F(NetData, HybridSelfPlaySearchesWithTheEnginesShortlistAndBlend) {
 }
 
 }  // namespace
-}  // namespace wallgo::search::net
+}  // namespace wallgo::train

@@ -3,7 +3,7 @@
 A data file (.wgd, written by wallgo-net generate and the training loop)
 is a header and one fixed-size record per position; its examples file
 (.wgd.examples) one training example per record. The dtypes are built from
-the C++ structs' own field offsets (tools/train/training_data.h,
+the C++ structs' own field offsets (tools/train_data/training_data.h,
 examples.h), so they cannot drift from what the engine writes.
 
     records = wallgo.data.read_data("train.wgd")       # a read-only memmap

@@ -1,4 +1,4 @@
-#include "tools/train/training_data.h"
+#include "tools/train_data/training_data.h"
 
 #include <cstring>
 #include <filesystem>
@@ -8,7 +8,7 @@
 #include "engine/notation.h"
 #include "engine/outcome.h"
 
-namespace wallgo::search::net {
+namespace wallgo::train_data {
 
 static_assert(std::endian::native == std::endian::little,
               "the data format is little-endian");
@@ -282,4 +282,4 @@ absl::Status DataWriter::AppendGame(const std::vector<DataRecord>& game) {
   return absl::OkStatus();
 }
 
-}  // namespace wallgo::search::net
+}  // namespace wallgo::train_data

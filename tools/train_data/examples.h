@@ -13,9 +13,9 @@
 
 #include "absl/status/statusor.h"
 #include "search/net/features.h"
-#include "tools/train/training_data.h"
+#include "tools/train_data/training_data.h"
 
-namespace wallgo::search::net {
+namespace wallgo::train_data {
 
 inline constexpr char kExampleMagic[8] = {'W', 'G', 'E', 'X',
                                           'M', 'P', 'L', '1'};
@@ -23,10 +23,10 @@ inline constexpr uint32_t kExampleVersion = 1;
 inline constexpr int kExampleHeaderBytes = 64;
 
 struct Example {
-  uint16_t features[kMaxActive];            // padded with kNumFeatures
-  uint16_t move_index[kMaxRecordMoves][3];  // PolicyIndices, padded
-  float visit_share[kMaxRecordMoves];       // the search's visits, summing to 1
-                                            // (all 0 when it reported none)
+  uint16_t features[search::net::kMaxActive];  // padded with kNumFeatures
+  uint16_t move_index[kMaxRecordMoves][3];     // PolicyIndices, padded
+  float visit_share[kMaxRecordMoves];  // the search's visits, summing to 1
+                                       // (all 0 when it reported none)
   float win[kMaxPlayers];    // final result by slot: 1 sole win, 1/k draw
   float score[kMaxPlayers];  // final score by slot, cells
   float search_win;          // the search's win rate for slot 0
@@ -51,4 +51,4 @@ std::array<uint32_t, kExampleHeaderFields> ExampleHeaderFields();
 absl::StatusOr<int64_t> WriteExamplesFile(const std::string& data_path,
                                           const std::string& out_path);
 
-}  // namespace wallgo::search::net
+}  // namespace wallgo::train_data

@@ -1,18 +1,14 @@
 // The eight symmetries of the square board (rotations and reflections). The
 // rules do not change under them, so neither does a position's value: the
-// trainer multiplies its data by eight by permuting features, policy indices
-// and cells with the tables made here (the Python module's
-// wallgo.net.symmetry_tables), and never needs to know the game.
+// trainer multiplies its data by eight by moving positions, moves and cells
+// with these (and the network's inputs with search/net/feature_symmetry.h),
+// and the Python module offers them as Game.symmetry.
 #pragma once
-
-#include <array>
-#include <cstdint>
 
 #include "absl/status/statusor.h"
 #include "engine/position.h"
-#include "search/net/features.h"
 
-namespace wallgo::search::net {
+namespace wallgo {
 
 inline constexpr int kNumSymmetries = 8;
 
@@ -20,6 +16,8 @@ inline constexpr int kNumSymmetries = 8;
 int TransformCell(int s, int cell);
 // The side a cell's `side` becomes under symmetry `s`.
 Side TransformSide(int s, Side side);
+// The edge `edge` becomes under symmetry `s`.
+Edge TransformEdge(int s, Edge edge);
 // `pos` with every stone and wall moved by symmetry `s`. Fails when the
 // result cannot arise under the rules: with setup=fourstone only the
 // symmetries that keep the fixed stones on their colours' cells are
@@ -27,9 +25,4 @@ Side TransformSide(int s, Side side);
 absl::StatusOr<Position> TransformPosition(int s, const Position& pos);
 Move TransformMove(int s, Move move);
 
-// Where each feature index goes (kNumFeatures maps to itself).
-std::array<uint16_t, kNumFeatures + 1> FeaturePermutation(int s);
-// Where each policy index goes (kNoPolicyIndex maps to itself).
-std::array<uint16_t, kPolicySize + 1> PolicyPermutation(int s);
-
-}  // namespace wallgo::search::net
+}  // namespace wallgo

@@ -1,4 +1,4 @@
-#include "tools/train/examples.h"
+#include "tools/train_data/examples.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,17 @@
 #include "absl/strings/str_cat.h"
 #include "engine/outcome.h"
 
-namespace wallgo::search::net {
+namespace wallgo::train_data {
+
+using search::net::ExtractFeatures;
+using search::net::Features;
+using search::net::kFeatureSetVersion;
+using search::net::kMaxActive;
+using search::net::kNoPolicyIndex;
+using search::net::kNumFeatures;
+using search::net::kPolicySize;
+using search::net::PolicyIndices;
+using search::net::SlotOf;
 
 static_assert(sizeof(Example) == 2984, "Example must have no padding");
 
@@ -93,4 +103,4 @@ absl::StatusOr<int64_t> WriteExamplesFile(const std::string& data_path,
   return static_cast<int64_t>(records->size());
 }
 
-}  // namespace wallgo::search::net
+}  // namespace wallgo::train_data

@@ -16,7 +16,7 @@
 #include "engine/movegen.h"
 #include "engine/position.h"
 
-namespace wallgo::search::net {
+namespace wallgo::train_data {
 
 inline constexpr char kDataMagic[8] = {'W', 'G', 'S', 'P', 'D', 'A', 'T', 'A'};
 inline constexpr uint32_t kDataVersion = 1;
@@ -119,4 +119,4 @@ class DataWriter {
   int64_t records_ = 0;
 };
 
-}  // namespace wallgo::search::net
+}  // namespace wallgo::train_data
