@@ -43,28 +43,43 @@ class Site(gui.Gui):
     """The static site on 127.0.0.1 (a free port, a thread of this process)
     and a headless chromium on its index.html."""
 
-    def __init__(self, args, isolate=True, path="index.html", host=None):
+    def __init__(self, args, isolate=True, path="index.html", host=None, phone=None, site=None,
+                 flags=()):
         """`host`: a name for the page's address instead of 127.0.0.1,
         which the browser resolves to 127.0.0.1 (an origin that is not
-        loopback's, so not a secure context over http)."""
+        loopback's, so not a secure context over http). `phone`: (width,
+        height) of an emulated touch screen. `site`: the folder served
+        (default --site); `served` lists the paths the server sent."""
         self.args = args
         self.shots = args.shots
-        self.httpd = serve.make_server(args.site, 0, isolate)
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.root = f"http://{host or '127.0.0.1'}:{self.httpd.server_address[1]}/"
+        self.site = site or args.site
+        self.served = []
+        self.isolate = isolate
+        self.start_server()
+        self.root = f"http://{host or '127.0.0.1'}:{self.port}/"
         self.driver = gui.start_chromium(
-            [f"--host-resolver-rules=MAP {host} 127.0.0.1"] if host else [])
+            [*flags, *([f"--host-resolver-rules=MAP {host} 127.0.0.1"] if host else [])], phone)
         started = time.time()
         if path:
             self.open(path)
         self.load_s = time.time() - started
 
+    def start_server(self, port=0):
+        self.httpd = serve.make_server(self.site, port, self.isolate, served=self.served)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop_server(self):
+        if self.httpd:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            self.httpd = None
+
     def close(self):
         try:
             self.driver.quit()
         finally:
-            self.httpd.shutdown()
-            self.httpd.server_close()
+            self.stop_server()
 
     def send(self, message):
         before = self.version()

@@ -5,13 +5,16 @@
 import { drawBoard, parseToken, LETTERS } from './board.js';
 import { drawGraph } from './graph.js';
 import { t, colourName as colourWord, initLanguages } from './i18n.js';
-import { openSocket, openWorker, isolateBySiteWorker } from './transport.js';
+import { openSocket, openWorker, startFailure } from './transport.js';
 import { saveGame, forgetGame, restoreMessages } from './saved_game.js';
+import { startServiceWorker, precacheBuild, siteVersion, workerVersion, takeUpdate } from './offline.js';
 
 // The static site (docs/web.md) marks its page: the bridge runs in a worker
 // and the game is kept in this browser.
 const staticSite = document.documentElement.dataset.transport === 'worker';
 let restoring = [];  // the static site's messages still to send to restore its game
+let freshBridge = false;  // the static site's worker has sent no state yet
+let paused = null;  // the static site while hidden: what to take up again when shown
 
 // This page's game: /game/NAME (the server creates it on first use).
 const gameName = decodeURIComponent(location.pathname.replace(/^\/game\//, '').replace(/\/$/, '')) || 'main';
@@ -54,9 +57,13 @@ function connect() {
   };
   setConnection('connecting');
   if (staticSite) {
-    socket = openWorker(handlers, { ended: t('site.ended') });
+    freshBridge = true;
+    socket = openWorker(handlers, { ended: t('site.ended'),
+      failed: (text) => t(startFailure(text), { detail: text }) });
     window.wallgo.threads = socket.threads;
+    window.wallgo.hash = socket.hash;
     if (socket.singleThreaded) showError(t('site.oneThread'));
+    precacheBuild(socket.singleThreaded ? 'single' : 'threaded');
     return;
   }
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(gameName)}${pageKey ? `&key=${encodeURIComponent(pageKey)}` : ''}`;
@@ -94,13 +101,14 @@ function onMessage(text) {
 }
 
 // The static site: the saved game back, one message per state, on a fresh
-// worker's first state.
+// worker's first state (then what a pause stopped: analysis, a review).
 function restoreStep(firstState) {
   if (!staticSite) return;
   if (firstState) {
     const messages = restoreMessages();
     if (messages === null) return restoreFailed(t('site.corrupt'));
-    restoring = messages;
+    restoring = [...messages, ...(paused ? paused.then : [])];
+    paused = null;
   }
   if (restoring.length > 0) send(restoring.shift());
   else saveGame(state);
@@ -141,6 +149,8 @@ function showError(text) {
 function onState(next) {
   if (!state || next.version !== state.version) { input = { selected: null, dest: null }; preview = null; }
   const firstState = !state;
+  const restore = freshBridge;
+  freshBridge = false;
   state = next;
   stateAt = performance.now();
   render();
@@ -150,7 +160,7 @@ function onState(next) {
     document.body.dataset.ready = 'true';
     fillNewGameForm();
   }
-  restoreStep(firstState);
+  restoreStep(restore);
   document.body.dataset.version = String(state.version);
   if (pendingClick && state.moves.length > pendingClick.plies) {
     const reply = state.moves[pendingClick.plies];
@@ -331,6 +341,10 @@ function renderRole() {
     li.innerHTML = `${colourName(link.colour)}: <a href="${escapeHtml(url)}" data-join-link="${link.colour}">${escapeHtml(url)}</a>`;
     list.appendChild(li);
   }
+}
+
+function reviewMessage() {
+  return { type: 'review', engine: $('review-engine').value, movetime: Number($('review-time').value) };
 }
 
 function renderReview() {
@@ -543,7 +557,7 @@ function stepMistake(direction) {
 
 const actions = {
   hint: () => send({ type: 'hint' }),
-  review: () => send({ type: 'review', engine: $('review-engine').value, movetime: Number($('review-time').value) }),
+  review: () => send(reviewMessage()),
   'next-mistake': () => stepMistake(1),
   'prev-mistake': () => stepMistake(-1),
   // The printed rules' timing: 90 s a turn, a random turn for a late player.
@@ -689,6 +703,71 @@ if (staticSite) {
   document.title = `${gameName} · wallgo-gui`;
 }
 fetch(new URL('style.css', import.meta.url)).then((r) => r.text()).then((text) => { styleText = text; }).catch(() => {});
+
+// The static site on a hidden page (another tab, the phone locked): the
+// engine stops and the game's clocks stand still (docs/web.md). Analysis
+// is switched off; while a clock runs, an engine moves, reviews or hints,
+// the worker (bridge and engine) ends, the game saved with the turn's time
+// so far, and a fresh worker takes it up when the page is shown again, as
+// after a reload. A records file's games are not saved: with one loaded,
+// only analysis stops.
+function busy() {
+  const live = state.board.phase !== 'finished' && state.cursor === state.moves.length;
+  const ticking = (s) => s.running && (s.kind === 'engine' || s.turnLeft !== undefined || s.clockLeft !== undefined);
+  return (live && state.seats.some(ticking)) || state.review.state === 'running' || state.hint.pending;
+}
+
+function pause() {
+  if (!state || paused || refused || freshBridge) return;
+  const then = [];
+  if (state.analysis.on) {
+    send({ type: 'analysis', on: false });
+    then.push({ type: 'analysis', on: true, engine: state.analysis.engine });
+  }
+  if (!busy() || state.records) {
+    paused = { then, worker: false };
+    return;
+  }
+  if (state.review.state === 'running') then.push(reviewMessage());
+  saveGame(state, (state.turnElapsed || 0) + (performance.now() - stateAt) / 1000);
+  paused = { then, worker: true };
+  socket.close();
+  state.seats.forEach((s) => { s.running = false; });  // the page's clocks stand still too
+  setConnection('paused');
+}
+
+function resume() {
+  if (!paused) return;
+  if (paused.worker) return connect();  // its first state restores the game
+  paused.then.forEach(send);
+  paused = null;
+}
+
+if (staticSite) {
+  document.addEventListener('visibilitychange', () => (document.hidden ? pause() : resume()));
+}
+
+// A new version of the static site waits: the page offers it; taken, the
+// page reloads into it with the saved game.
+async function offerUpdate(worker) {
+  const version = (await workerVersion(worker)) || '';
+  const box = $('update');
+  box.querySelector('[data-update-text]').textContent = t('site.update', { version: version.split('-')[0] });
+  box.hidden = false;
+  box.querySelector('button').onclick = () => {
+    if (state) saveGame(state);
+    takeUpdate(worker);
+  };
+}
+
+// The About line of the rules panel: the site's version.json (wallgo-gui
+// serves its own); without one the line stays hidden.
+siteVersion().then((v) => {
+  if (!v || !v.version) return;
+  $('about-version').textContent = v.version + (v.commit && v.commit !== 'unknown' ? ` (${v.commit})` : '');
+  $('about').hidden = false;
+});
+
 // The catalogue first: every string on the page comes from it.
 initLanguages(() => {
   if (!state) return;
@@ -696,6 +775,6 @@ initLanguages(() => {
   tickClocks();
   renderSeatRows();
 }).then(async () => {
-  if (staticSite && await isolateBySiteWorker()) return;
+  if (staticSite && await startServiceWorker(offerUpdate)) return;
   connect();
 });

@@ -6,13 +6,16 @@
 // goes on from where it was: a reload does not give a player a new turn
 // time, and the clocks read as they did. Stored state that is not a game's
 // (corrupt, or from another version) is dropped: the page starts a fresh
-// game and says so.
+// game and says so. A game saved by a page hidden mid-turn (paused) keeps
+// the turn's time as it stood: hidden time is nobody's.
 const KEY = 'wallgo-site-game';
 const VERSION = 2;
 const SEAT_FIELDS = ['kind', 'engine', 'level', 'movetime', 'visits', 'clock', 'increment', 'turn', 'timeout'];
 const MOVE_FIELDS = ['move', 'ms', 'random', 'timeout'];
 
-export function saveGame(state) {
+// `pausedTurn`: the seconds the running turn had taken when the page was
+// hidden; its clock stands still until the game is taken up again.
+export function saveGame(state, pausedTurn = null) {
   const saved = {
     version: VERSION,
     start: state.start,
@@ -25,6 +28,7 @@ export function saveGame(state) {
     // starts again with it).
     turnStartedAt: Date.now() - 1000 * (state.turnElapsed || 0),
   };
+  if (pausedTurn !== null) saved.pausedTurn = pausedTurn;
   try { localStorage.setItem(KEY, JSON.stringify(saved)); } catch (e) { /* storage off or full */ }
 }
 
@@ -46,7 +50,8 @@ export function restoreMessages() {
     Number.isFinite(saved.turnStartedAt);
   if (!ok) return null;
   // The bridge checks the rest (moves, times, seats) as it checks any page's.
-  const turnElapsed = Math.min(Math.max((Date.now() - saved.turnStartedAt) / 1000, 0), 86400);
+  const elapsed = Number.isFinite(saved.pausedTurn) ? saved.pausedTurn : (Date.now() - saved.turnStartedAt) / 1000;
+  const turnElapsed = Math.min(Math.max(elapsed, 0), 86400);
   return [
     { type: 'moves', position: saved.start, played: saved.played },
     { type: 'seats', seats: saved.seats, turnElapsed },
