@@ -63,7 +63,6 @@ function connect() {
     window.wallgo.threads = socket.threads;
     window.wallgo.hash = socket.hash;
     if (socket.singleThreaded) showError(t('site.oneThread'));
-    precacheBuild(socket.singleThreaded ? 'single' : 'threaded');
     return;
   }
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(gameName)}${pageKey ? `&key=${encodeURIComponent(pageKey)}` : ''}`;
@@ -105,6 +104,9 @@ function onMessage(text) {
 function restoreStep(firstState) {
   if (!staticSite) return;
   if (firstState) {
+    // The engine has loaded (through the service worker, which keeps it):
+    // if it came before the worker served the page, the worker fetches it.
+    precacheBuild(socket.singleThreaded ? 'single' : 'threaded');
     const messages = restoreMessages();
     if (messages === null) return restoreFailed(t('site.corrupt'));
     restoring = [...messages, ...(paused ? paused.then : [])];
@@ -317,8 +319,16 @@ function renderMoves() {
       (m.ms !== undefined ? ` <small>${(m.ms / 1000).toFixed(1)}s</small>` : '');
     list.appendChild(li);
   });
+  // The current move in view in the list, which scrolls alone: a phone's
+  // page stays where the player is (the board).
   const current = list.querySelector('.current');
-  if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+  if (current) {
+    const top = current.offsetTop;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top + current.offsetHeight - list.clientHeight;
+    }
+  }
 }
 
 // Who this page is, and for the host of a server with keys, each seat's

@@ -78,7 +78,7 @@ self.addEventListener('message', (event) => {
   const message = event.data || {};
   if (message.type === 'take-update') self.skipWaiting();
   else if (message.type === 'precache') event.waitUntil(precache(message.build));
-  else if (message.type === 'version') event.source.postMessage({ type: 'version', version: VERSION });
+  else if (message.type === 'version') (event.ports[0] || event.source).postMessage({ type: 'version', version: VERSION });
 });
 
 // The response with the two headers that make the page cross-origin
@@ -104,13 +104,22 @@ function cacheKey(request) {
   return CACHED.has(url.href) ? url.href : null;
 }
 
+// Whether the server still has this version (asked again after 10 s).
+let serverHasThisVersion = null;
+function serverVersionMatches() {
+  serverHasThisVersion ??= fetch(new URL('version.json', SCOPE), { cache: 'no-store' })
+    .then((r) => r.json())
+    .then((v) => VERSION === `${v.version}-${v.commit}-${v.files}`)
+    .finally(() => setTimeout(() => { serverHasThisVersion = null; }, 10000));
+  return serverHasThisVersion;
+}
+
 // A file of this version missing from its cache comes from the network only
 // while the server still has this version: otherwise the engine would be
 // another build's.
 async function fromNetwork(request, key, cache) {
   if (key && !SHELL.some((f) => new URL(f, SCOPE).href === key)) {
-    const served = await fetch(new URL('version.json', SCOPE), { cache: 'no-store' }).then((r) => r.json());
-    if (VERSION !== `${served.version}-${served.commit}-${served.files}`) {
+    if (!(await serverVersionMatches())) {
       return new Response('This page is an older version than the site: reload it.', { status: 409 });
     }
   }
