@@ -348,7 +348,7 @@ def test_record(args):
         lines = [json.loads(l) for l in open(records) if l.strip()]
         gui = Gui(args, [mock(args)], args.shots)
         try:
-            gui.css("details:last-of-type summary")[0].click()
+            gui.css("#io-panel summary")[0].click()
             before = gui.version()
             gui.css("[data-records-file]")[0].send_keys(records)
             gui.wait_change(before, "the records to load")
@@ -586,7 +586,7 @@ def planted_records(folder, games=1):
 
 def load_records(page, path, timeout=20):
     """Loads a records file through the page's file input, as a person does."""
-    page.css("details:last-of-type summary")[0].click()
+    page.css("#io-panel summary")[0].click()
     before = page.version()
     page.css("[data-records-file]")[0].send_keys(path)
     page.wait_change(before, "the records to load", timeout)

@@ -276,6 +276,10 @@ def test_offline(args):
         check(site.js("return crossOriginIsolated"), "the service worker isolated the page")
         wait_cached(site)
         served = list(site.served)
+        manifest = site.driver.execute_cdp_cmd("Page.getAppManifest", {})
+        check(not manifest.get("errors"), f"the manifest's errors: {manifest.get('errors')}")
+        installable = site.driver.execute_cdp_cmd("Page.getInstallabilityErrors", {})
+        check(not installable["installabilityErrors"], f"not installable: {installable}")
         sizes = {}
         for path in served:
             with open(os.path.join(site.site, path.lstrip("/") or "index.html"), "rb") as f:
