@@ -7,7 +7,7 @@ import { drawGraph } from './graph.js';
 import { t, colourName as colourWord, initLanguages } from './i18n.js';
 import { openSocket, openWorker, startFailure } from './transport.js';
 import { saveGame, forgetGame, restoreMessages } from './saved_game.js';
-import { startServiceWorker, precacheBuild, siteVersion, workerVersion, takeUpdate } from './offline.js';
+import { startServiceWorker, precacheBuild, forgetBuild, siteVersion, workerVersion, takeUpdate } from './offline.js';
 
 // The static site (docs/web.md) marks its page: the bridge runs in a worker
 // and the game is kept in this browser.
@@ -58,8 +58,10 @@ function connect() {
   setConnection('connecting');
   if (staticSite) {
     freshBridge = true;
-    socket = openWorker(handlers, { ended: t('site.ended'),
-      failed: (text) => t(startFailure(text), { detail: text }) });
+    socket = openWorker(handlers, { ended: t('site.ended'), failed: (text) => {
+      forgetBuild(socket.singleThreaded ? 'single' : 'threaded');  // a reload fetches it again
+      return t(startFailure(text), { detail: text });
+    } });
     window.wallgo.threads = socket.threads;
     window.wallgo.hash = socket.hash;
     if (socket.singleThreaded) showError(t('site.oneThread'));

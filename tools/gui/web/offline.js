@@ -93,6 +93,13 @@ export function precacheBuild(build) {
   if (worker) worker.postMessage({ type: 'precache', build });
 }
 
+// Asks the worker to drop an engine build that failed to start from its
+// cache: a reload then fetches it again.
+export function forgetBuild(build) {
+  const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  if (worker) worker.postMessage({ type: 'forget', build });
+}
+
 // The site's version.json ({version, commit}); null where there is none.
 export async function siteVersion() {
   try {

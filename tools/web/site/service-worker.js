@@ -74,10 +74,18 @@ async function precache(build) {
   }
 }
 
+// An engine build that failed to start (a broken download) leaves the
+// cache, so that a reload fetches it again.
+async function forget(build) {
+  const cache = await caches.open(CACHE);
+  for (const file of BUILDS[build] || []) await cache.delete(new URL(file, SCOPE).href);
+}
+
 self.addEventListener('message', (event) => {
   const message = event.data || {};
   if (message.type === 'take-update') self.skipWaiting();
   else if (message.type === 'precache') event.waitUntil(precache(message.build));
+  else if (message.type === 'forget') event.waitUntil(forget(message.build));
   else if (message.type === 'version') (event.ports[0] || event.source).postMessage({ type: 'version', version: VERSION });
 });
 
