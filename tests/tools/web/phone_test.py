@@ -37,6 +37,12 @@ def tap(site, point):
     actions.perform()
 
 
+def tap_element(site, selector):
+    """Scrolls the first match into view, as a thumb would, and taps it."""
+    site.js("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", selector)
+    tap(site, center(box(site, selector)))
+
+
 def box(site, selector):
     """The first match's box in the viewport (CSS pixels), or None."""
     return site.js("const e = document.querySelector(arguments[0]); if (!e) return null;"
@@ -83,7 +89,7 @@ def play_by_taps(site, turn):
         tap(site, cell_point(site, token, fx, fy))
     elif not turns:
         token = "pass"
-        tap(site, center(box(site, "#pass")))
+        tap_element(site, "#pass")
     else:
         token = turns[turn * 13 % len(turns)]
         origin, dest, side = token[:2], token[2:4], token[-1]
@@ -126,14 +132,12 @@ def check_layout(site, name):
 def new_game_by_taps(site, level):
     """The New game form by touches: the rules' timing (90 s a turn) and
     blue the engine at `level`."""
-    tap(site, center(box(site, "#new-game-panel summary")))
-    site.js("document.querySelector('[data-action=show-rules]').scrollIntoView({block: 'center'})")
-    tap(site, center(box(site, "[data-action=show-rules]")))
+    tap_element(site, "#new-game-panel summary")
+    tap_element(site, "[data-action=show-rules]")
     Select(site.css("select[name=seat-blue]")[0]).select_by_value("engine:wallgo")
     Select(site.css("select[name=level-blue]")[0]).select_by_value(str(level))
     before = site.version()
-    site.js("document.querySelector('[data-action=new-game]').scrollIntoView({block: 'center'})")
-    tap(site, center(box(site, "[data-action=new-game]")))
+    tap_element(site, "[data-action=new-game]")
     site.wait_change(before, "the new game")
     site.js("window.scrollTo(0, 0)")
     seats = site.state()["seats"]
@@ -352,7 +356,7 @@ def test_update(args):
             engine_reply(site)  # the old page plays on
             moves = [m["move"] for m in site.state()["moves"]]
             site.js("window.oldPage = true")
-            tap(site, center(box(site, "[data-update] button")))
+            tap_element(site, "[data-update] button")
             wait("the new version", lambda: site.js(
                 "return !window.oldPage && document.body.dataset.ready === 'true' && "
                 "document.querySelector('[data-site-version]').textContent.includes('next001')"), 30)

@@ -7,6 +7,7 @@ import { drawGraph } from './graph.js';
 import { t, colourName as colourWord, initLanguages } from './i18n.js';
 import { openSocket, openWorker, startFailure } from './transport.js';
 import { saveGame, forgetGame, restoreMessages } from './saved_game.js';
+import { pauseWhenHidden } from './pause.js';
 import { startServiceWorker, precacheBuild, forgetBuild, siteVersion, workerVersion, takeUpdate } from './offline.js';
 
 // The static site (docs/web.md) marks its page: the bridge runs in a worker
@@ -14,7 +15,6 @@ import { startServiceWorker, precacheBuild, forgetBuild, siteVersion, workerVers
 const staticSite = document.documentElement.dataset.transport === 'worker';
 let restoring = [];  // the static site's messages still to send to restore its game
 let freshBridge = false;  // the static site's worker has sent no state yet
-let paused = null;  // the static site while hidden: what to take up again when shown
 
 // This page's game: /game/NAME (the server creates it on first use).
 const gameName = decodeURIComponent(location.pathname.replace(/^\/game\//, '').replace(/\/$/, '')) || 'main';
@@ -111,8 +111,7 @@ function restoreStep(firstState) {
     precacheBuild(socket.singleThreaded ? 'single' : 'threaded');
     const messages = restoreMessages();
     if (messages === null) return restoreFailed(t('site.corrupt'));
-    restoring = [...messages, ...(paused ? paused.then : [])];
-    paused = null;
+    restoring = [...messages, ...takeUp()];
   }
   if (restoring.length > 0) send(restoring.shift());
   else saveGame(state);
@@ -716,48 +715,20 @@ if (staticSite) {
 }
 fetch(new URL('style.css', import.meta.url)).then((r) => r.text()).then((text) => { styleText = text; }).catch(() => {});
 
-// The static site on a hidden page (another tab, the phone locked): the
-// engine stops and the game's clocks stand still (docs/web.md). Analysis
-// is switched off; while a clock runs, an engine moves, reviews or hints,
-// the worker (bridge and engine) ends, the game saved with the turn's time
-// so far, and a fresh worker takes it up when the page is shown again, as
-// after a reload. A records file's games are not saved: with one loaded,
-// only analysis stops.
-function busy() {
-  const live = state.board.phase !== 'finished' && state.cursor === state.moves.length;
-  const ticking = (s) => s.running && (s.kind === 'engine' || s.turnLeft !== undefined || s.clockLeft !== undefined);
-  return (live && state.seats.some(ticking)) || state.review.state === 'running' || state.hint.pending;
-}
-
-function pause() {
-  if (!state || paused || refused || freshBridge) return;
-  const then = [];
-  if (state.analysis.on) {
-    send({ type: 'analysis', on: false });
-    then.push({ type: 'analysis', on: true, engine: state.analysis.engine });
-  }
-  if (!busy() || state.records) {
-    paused = { then, worker: false };
-    return;
-  }
-  if (state.review.state === 'running') then.push(reviewMessage());
-  saveGame(state, (state.turnElapsed || 0) + (performance.now() - stateAt) / 1000);
-  paused = { then, worker: true };
-  socket.close();
-  state.seats.forEach((s) => { s.running = false; });  // the page's clocks stand still too
-  setConnection('paused');
-}
-
-function resume() {
-  if (!paused) return;
-  if (paused.worker) return connect();  // its first state restores the game
-  paused.then.forEach(send);
-  paused = null;
-}
-
-if (staticSite) {
-  document.addEventListener('visibilitychange', () => (document.hidden ? pause() : resume()));
-}
+// The static site pauses on a hidden page (pause.js).
+const takeUp = staticSite ? pauseWhenHidden({
+  state: () => state,
+  canPause: () => !refused && !freshBridge,
+  turnElapsed: () => (state.turnElapsed || 0) + (performance.now() - stateAt) / 1000,
+  send,
+  review: reviewMessage,
+  stop: () => {
+    socket.close();
+    state.seats.forEach((s) => { s.running = false; });  // the page's clocks stand still too
+    setConnection('paused');
+  },
+  start: connect,
+}) : () => [];
 
 // A new version of the static site waits: the page offers it; taken, the
 // page reloads into it with the saved game.
