@@ -383,6 +383,19 @@ def test_no_wasm(args):
         site.close()
 
 
+def test_no_memory(args):
+    """A browser that cannot give the engine its memory (V8 limited to 16 MB
+    a WebAssembly memory, as a phone short of memory refuses it): the page
+    says so and what to do."""
+    site = site_test.Site(args, path=None, phone=PORTRAIT, flags=["--js-flags=--wasm-max-mem-pages=256"])
+    try:
+        site.driver.get(site.root + "index.html")
+        wait("the message", lambda: "Close other tabs or apps" in site.css("[data-event]")[0].text, 30)
+        print(f"short of memory: {site.css('[data-event]')[0].text}")
+    finally:
+        site.close()
+
+
 def test_broken_engine(args):
     """An engine file that is not WebAssembly (a broken download or host):
     the page says the engine could not start and what to do."""

@@ -59,8 +59,10 @@ function connect() {
   if (staticSite) {
     freshBridge = true;
     socket = openWorker(handlers, { ended: t('site.ended'), failed: (text) => {
-      forgetBuild(socket.singleThreaded ? 'single' : 'threaded');  // a reload fetches it again
-      return t(startFailure(text), { detail: text });
+      const why = startFailure(text);
+      // Perhaps a broken download: a reload fetches it again.
+      if (why === 'site.failed') forgetBuild(socket.singleThreaded ? 'single' : 'threaded');
+      return t(why, { detail: text });
     } });
     window.wallgo.threads = socket.threads;
     window.wallgo.hash = socket.hash;

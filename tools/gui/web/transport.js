@@ -53,7 +53,6 @@ export function siteResources(nav = navigator, touchFirst = matchMedia('(pointer
 export function startFailure(failure) {
   if (typeof WebAssembly !== 'object') return 'site.noWasm';
   if (/memory|allocat|RangeError/i.test(failure)) return 'site.noMemory';
-  if (/older version|409/.test(failure)) return 'site.stale';
   return 'site.failed';
 }
 
