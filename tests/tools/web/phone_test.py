@@ -357,7 +357,11 @@ def test_update(args):
             release(folder, "next001")
             site.js("navigator.serviceWorker.getRegistration().then((r) => r.update())")
             wait("the update offered", lambda: site.css("[data-update]")[0].is_displayed(), 30)
+            offer = site.css("[data-update]")[0].text
+            check("next001" in offer, f"the offer names the new version: {offer}")
             engine_reply(site)  # the old page plays on
+            site.js("window.scrollTo(0, 0)")
+            site.shot("phone_update.png")
             moves = [m["move"] for m in site.state()["moves"]]
             site.js("window.oldPage = true")
             tap_element(site, "[data-update] button")

@@ -735,9 +735,12 @@ const takeUp = staticSite ? pauseWhenHidden({
 // A new version of the static site waits: the page offers it; taken, the
 // page reloads into it with the saved game.
 async function offerUpdate(worker) {
-  const version = (await workerVersion(worker)) || '';
+  // version-commit-digest: the release, and the commit for builds between
+  // releases.
+  const [release, commit] = ((await workerVersion(worker)) || '').split('-');
+  const version = commit && commit !== 'unknown' ? `${release} (${commit})` : release;
   const box = $('update');
-  box.querySelector('[data-update-text]').textContent = t('site.update', { version: version.split('-')[0] });
+  box.querySelector('[data-update-text]').textContent = t('site.update', { version });
   box.hidden = false;
   box.querySelector('button').onclick = () => {
     if (state) saveGame(state);
