@@ -6,7 +6,7 @@ import { drawBoard, parseToken, LETTERS } from './board.js';
 import { drawGraph } from './graph.js';
 import { t, colourName as colourWord, initLanguages } from './i18n.js';
 import { openSocket, openWorker, startFailure } from './transport.js';
-import { saveGame, forgetGame, restoreMessages } from './saved_game.js';
+import { saveGame, forgetGame, restoreMessages, savedBoard } from './saved_game.js';
 import { pauseWhenHidden } from './pause.js';
 import { startServiceWorker, precacheBuild, forgetBuild, siteVersion, workerVersion, takeUpdate } from './offline.js';
 
@@ -15,6 +15,7 @@ import { startServiceWorker, precacheBuild, forgetBuild, siteVersion, workerVers
 const staticSite = document.documentElement.dataset.transport === 'worker';
 let restoring = [];  // the static site's messages still to send to restore its game
 let freshBridge = false;  // the static site's worker has sent no state yet
+let live = false;  // a state from the bridge has come (before, the static site shows its saved board)
 
 // This page's game: /game/NAME (the server creates it on first use).
 const gameName = decodeURIComponent(location.pathname.replace(/^\/game\//, '').replace(/\/$/, '')) || 'main';
@@ -36,7 +37,8 @@ let refused = false;      // the server has no game for this page
 let styleText = '';
 // Measurements for docs/gui.md: page load to first board, and the delay
 // from a click to the engine's reply being drawn minus the engine's time.
-const metrics = window.wallgoMetrics = { loadMs: null, clickToDrawn: [] };
+// boardMs: the first board drawn, the static site's saved one included.
+const metrics = window.wallgoMetrics = { loadMs: null, boardMs: null, clickToDrawn: [] };
 let pendingClick = null;  // { at, plies } while waiting for an engine reply
 
 function send(message) {
@@ -153,7 +155,8 @@ function showError(text) {
 
 function onState(next) {
   if (!state || next.version !== state.version) { input = { selected: null, dest: null }; preview = null; }
-  const firstState = !state;
+  const firstState = !live;
+  live = true;
   const restore = freshBridge;
   freshBridge = false;
   state = next;
@@ -162,6 +165,7 @@ function onState(next) {
   tickClocks();
   if (firstState) {
     metrics.loadMs = performance.now();
+    metrics.boardMs ??= metrics.loadMs;
     document.body.dataset.ready = 'true';
     fillNewGameForm();
   }
@@ -181,7 +185,7 @@ function onState(next) {
 function seatOf(colour) { return state.seats.find((s) => s.colour === colour); }
 
 function inputEnabled() {
-  if (!state || state.board.phase === 'finished') return false;
+  if (!live || state.board.phase === 'finished') return false;
   // A seat's page plays its own colour's turns only; a watcher never.
   if (role.seat === 'watch') return false;
   if (role.seat !== 'all') return state.cursor === state.moves.length && state.board.turn === role.seat;
@@ -763,6 +767,19 @@ initLanguages(() => {
   tickClocks();
   renderSeatRows();
 }).then(async () => {
+  if (staticSite) showSavedBoard();
   if (staticSite && await startServiceWorker(offerUpdate)) return;
   connect();
 });
+
+// The static site's saved board, drawn while the engine starts; no input
+// until the bridge's own state comes.
+function showSavedBoard() {
+  const saved = savedBoard();
+  if (!saved || state) return;
+  saved.seats.forEach((s) => { s.running = false; });
+  state = saved;
+  stateAt = performance.now();
+  render();
+  metrics.boardMs = performance.now();
+}

@@ -9,6 +9,10 @@
 // game and says so. A game saved by a page hidden mid-turn (paused) keeps
 // the turn's time as it stood: hidden time is nobody's.
 const KEY = 'wallgo-site-game';
+// The last state drawn, so that a page loading draws its board at once,
+// before its engine has started (offline too); the game itself comes back
+// from KEY through the bridge.
+const BOARD_KEY = 'wallgo-site-board';
 const VERSION = 2;
 const SEAT_FIELDS = ['kind', 'engine', 'level', 'movetime', 'visits', 'clock', 'increment', 'turn', 'timeout'];
 const MOVE_FIELDS = ['move', 'ms', 'random', 'timeout'];
@@ -29,11 +33,28 @@ export function saveGame(state, pausedTurn = null) {
     turnStartedAt: Date.now() - 1000 * (state.turnElapsed || 0),
   };
   if (pausedTurn !== null) saved.pausedTurn = pausedTurn;
-  try { localStorage.setItem(KEY, JSON.stringify(saved)); } catch (e) { /* storage off or full */ }
+  try {
+    localStorage.setItem(KEY, JSON.stringify(saved));
+    localStorage.setItem(BOARD_KEY, JSON.stringify({ ...state, records: null }));
+  } catch (e) { /* storage off or full */ }
+}
+
+// The last state saved, to be drawn until the bridge sends its own; null
+// without one.
+export function savedBoard() {
+  try {
+    const board = JSON.parse(localStorage.getItem(BOARD_KEY));
+    return board && board.type === 'state' && board.board && Array.isArray(board.seats) ? board : null;
+  } catch (e) {
+    return null;
+  }
 }
 
 export function forgetGame() {
-  try { localStorage.removeItem(KEY); } catch (e) { /* storage off */ }
+  try {
+    localStorage.removeItem(KEY);
+    localStorage.removeItem(BOARD_KEY);
+  } catch (e) { /* storage off */ }
 }
 
 // The messages that bring a fresh bridge to the saved game, in order; []
