@@ -777,9 +777,13 @@ initLanguages(() => {
 function showSavedBoard() {
   const saved = savedBoard();
   if (!saved || state) return;
-  saved.seats.forEach((s) => { s.running = false; });
-  state = saved;
-  stateAt = performance.now();
-  render();
-  metrics.boardMs = performance.now();
+  try {
+    saved.seats.forEach((s) => { s.running = false; });
+    state = saved;
+    stateAt = performance.now();
+    render();
+    metrics.boardMs = performance.now();
+  } catch (e) {
+    state = null;  // another version's state: the bridge's own comes soon
+  }
 }
