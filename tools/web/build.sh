@@ -153,4 +153,29 @@ cp "$bin"/wallgo-site.js "$bin"/wallgo-site.wasm "$bin"/wallgo-site.worker.js \
   "$st_bin"/wallgo-site-st.js "$st_bin"/wallgo-site-st.wasm \
   "$here"/site-worker.js "$out/"
 cp "$here"/site/* "$out/"
+/usr/bin/python3 "$here"/make_icons.py "$out"
+# Installable (manifest.webmanifest) and offline (service-worker.js).
+sed -i 's|</head>|<link rel="manifest" href="./manifest.webmanifest">\n</head>|' "$out/index.html"
+
+# The release: the project's VERSION, the commit, and a digest of the site's
+# files (a build between two commits differs too). version.json is what the
+# page's About shows; the three together name the service worker's cache, so
+# that a new build is a new worker, which the browser installs as an update.
+version=$(sed -n 's/^project(wallgo VERSION \([0-9][0-9.]*\).*/\1/p' "$repo/CMakeLists.txt")
+[ -n "$version" ] || {
+  echo "tools/web/build.sh: no project(wallgo VERSION ...) in $repo/CMakeLists.txt" >&2
+  exit 1
+}
+commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
+files=$(cd "$out" && find . -type f ! -name service-worker.js | LC_ALL=C sort |
+  xargs sha256sum | sha256sum | cut -c1-12)
+printf '{"version": "%s", "commit": "%s", "files": "%s"}\n' \
+  "$version" "$commit" "$files" >"$out/version.json"
+# The page's own files: every top-level file but the engine builds (the
+# worker caches the one the device runs), the console and itself.
+shell=$(cd "$out" && find . -maxdepth 1 -type f ! -name 'wallgo-site*' \
+  ! -name console.html ! -name service-worker.js | LC_ALL=C sort |
+  sed 's|^\./||' | paste -sd' ' | sed "s/ /', '/g")
+sed -i -e "s|'@VERSION@'|'$version-$commit-$files'|" \
+  -e "s|\['@SHELL@'\]|['$shell']|" "$out/service-worker.js"
 echo "$out"

@@ -10,10 +10,16 @@ import functools
 import http.server
 
 
-def make_server(directory, port=0, isolate=True, host="127.0.0.1"):
-    """A ThreadingHTTPServer for `directory` (port 0: any free one)."""
+def make_server(directory, port=0, isolate=True, host="127.0.0.1", served=None):
+    """A ThreadingHTTPServer for `directory` (port 0: any free one). Each
+    path it serves is appended to the list `served`, if given."""
 
     class Handler(http.server.SimpleHTTPRequestHandler):
+        def send_head(self):
+            if served is not None:
+                served.append(self.path.split("?")[0])
+            return super().send_head()
+
         def end_headers(self):
             if isolate:
                 self.send_header("Cross-Origin-Opener-Policy", "same-origin")

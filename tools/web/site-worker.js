@@ -1,6 +1,6 @@
 // The static site's Web Worker (docs/web.md): runs wallgo-site (the GUI's
-// bridge with the engine in it, site_main.cc). The page posts {threads: N}
-// first, then each of its messages as JSON text; every message of the bridge
+// bridge with the engine in it, site_main.cc). The page posts {threads: N,
+// hash: MB} first, then each of its messages as JSON text; every message of the bridge
 // comes back as JSON text. {exit: status} or {error: text} is the last.
 // Without cross-origin isolation (no shared memory) it runs the
 // single-threaded build, wallgo-site-st.js, whose threads are fibers.
@@ -13,9 +13,9 @@ importScripts(siteScript);
 const pending = [];  // messages sent before the bridge started
 let send = (text) => pending.push(text);
 
-function start(threads) {
+function start(threads, hash) {
   WallgoSite({
-    arguments: ['--threads', String(threads)],
+    arguments: ['--threads', String(threads), '--hash', String(hash)],
     // The bridge's own threads load its script, not this one.
     mainScriptUrlOrBlob: siteScript,
     print: (line) => postMessage(line),
@@ -43,9 +43,11 @@ function start(threads) {
     postMessage({ error: String(error) });
     close();
   });
+  // An abort (out of memory, a missing file) may come outside the promise.
+  self.addEventListener('error', (event) => postMessage({ error: String(event.message) }));
 }
 
 onmessage = (event) => {
   if (typeof event.data === 'string') send(event.data);
-  else if (event.data && 'threads' in event.data) start(event.data.threads);
+  else if (event.data && 'threads' in event.data) start(event.data.threads, event.data.hash || 64);
 };

@@ -5,11 +5,13 @@
 // messages it would send wallgo-gui over its WebSocket (wallgo_site_message)
 // and gets the bridge's messages on standard output, one JSON message a
 // line, which the worker posts to the page. Arguments: `--threads N`, the
-// engine's search threads (1 without cross-origin isolation).
+// engine's search threads (1 without cross-origin isolation), and
+// `--hash MB`, its hash (the page sizes both for the device).
 #include <emscripten/emscripten.h>
 
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,6 +29,7 @@ namespace {
 
 constexpr int kUsageError = 2;
 constexpr int kMaxThreads = 16;
+constexpr int kMaxHashMb = 1024;  // the wasm engine's limit
 
 // The page's messages, one a line: JavaScript reaches it through the C
 // entry point below, which can carry no object.
@@ -35,23 +38,35 @@ LineChannel& Inbox() {
   return channel;
 }
 
-// The engine's search threads from `--threads N`, or 0 for a bad argument.
-int ThreadsArgument(int argc, char** argv) {
-  if (argc == 1) return 1;
-  int threads = 0;
-  if (argc != 3 || std::string_view(argv[1]) != "--threads" ||
-      !absl::SimpleAtoi(argv[2], &threads) || threads < 1 ||
-      threads > kMaxThreads) {
-    return 0;
+struct SiteArguments {
+  int threads = 1;
+  int hash_mb = 64;  // the wasm engine's default
+};
+
+// `--threads N [--hash MB]`: the engine's search threads and hash; nullopt
+// for anything else.
+std::optional<SiteArguments> ParseArguments(int argc, char** argv) {
+  SiteArguments parsed;
+  if (argc == 1) return parsed;
+  if (argc != 3 && argc != 5) return std::nullopt;
+  if (std::string_view(argv[1]) != "--threads" ||
+      !absl::SimpleAtoi(argv[2], &parsed.threads) || parsed.threads < 1 ||
+      parsed.threads > kMaxThreads) {
+    return std::nullopt;
   }
-  return threads;
+  if (argc == 5 && (std::string_view(argv[3]) != "--hash" ||
+                    !absl::SimpleAtoi(argv[4], &parsed.hash_mb) ||
+                    parsed.hash_mb < 1 || parsed.hash_mb > kMaxHashMb)) {
+    return std::nullopt;
+  }
+  return parsed;
 }
 
 int Main(int argc, char** argv) {
-  const int threads = ThreadsArgument(argc, argv);
-  if (threads == 0) {
+  const std::optional<SiteArguments> arguments = ParseArguments(argc, argv);
+  if (!arguments) {
     std::cerr << "wallgo-site: expected --threads N (1.." << kMaxThreads
-              << ")\n";
+              << ") [--hash MB (1.." << kMaxHashMb << ")]\n";
     return kUsageError;
   }
   std::mutex out_mutex;
@@ -60,7 +75,8 @@ int Main(int argc, char** argv) {
     std::cout << json << std::endl;
   };
   const std::vector<client::EngineSpec> engines = {
-      {"wallgo", absl::StrCat("wallgo --threads ", threads)}};
+      {"wallgo", absl::StrCat("wallgo --threads ", arguments->threads,
+                              " --hash ", arguments->hash_mb)}};
   absl::StatusOr<std::unique_ptr<gui::Bridge>> bridge =
       gui::Bridge::Create(engines, gui::BridgeOptions{}, publish);
   if (!bridge.ok()) {

@@ -47,13 +47,20 @@ def check(condition, message):
         raise Failure(message)
 
 
-def start_chromium(flags=()):
+def start_chromium(flags=(), phone=None):
     """Debian's chromium, headless, through chromium-driver, with `flags`
-    added to its command line."""
+    added to its command line; `phone` (width, height) emulates a phone's
+    screen of that many CSS pixels, with touch (Chromium's mobile
+    emulation)."""
     options = Options()
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
                  "--disable-dev-shm-usage", *flags):
         options.add_argument(flag)
+    if phone:
+        options.add_experimental_option("mobileEmulation", {
+            "deviceMetrics": {"width": phone[0], "height": phone[1], "pixelRatio": 2.0, "touch": True},
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 "
+                         "(KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36"})
     options.binary_location = "/usr/bin/chromium"
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
@@ -135,7 +142,8 @@ class Gui:
         return path
 
     def position(self):
-        return self.css("[data-position]")[0].text
+        # Folded away under "Technical details": the text, shown or not.
+        return self.css("[data-position]")[0].get_attribute("textContent")
 
     def version(self):
         return int(self.js("return Number(document.body.dataset.version)"))
@@ -340,7 +348,7 @@ def test_record(args):
         lines = [json.loads(l) for l in open(records) if l.strip()]
         gui = Gui(args, [mock(args)], args.shots)
         try:
-            gui.css("details:last-of-type summary")[0].click()
+            gui.css("#io-panel summary")[0].click()
             before = gui.version()
             gui.css("[data-records-file]")[0].send_keys(records)
             gui.wait_change(before, "the records to load")
@@ -578,7 +586,7 @@ def planted_records(folder, games=1):
 
 def load_records(page, path, timeout=20):
     """Loads a records file through the page's file input, as a person does."""
-    page.css("details:last-of-type summary")[0].click()
+    page.css("#io-panel summary")[0].click()
     before = page.version()
     page.css("[data-records-file]")[0].send_keys(path)
     page.wait_change(before, "the records to load", timeout)

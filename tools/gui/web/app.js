@@ -5,13 +5,17 @@
 import { drawBoard, parseToken, LETTERS } from './board.js';
 import { drawGraph } from './graph.js';
 import { t, colourName as colourWord, initLanguages } from './i18n.js';
-import { openSocket, openWorker, isolateBySiteWorker } from './transport.js';
-import { saveGame, forgetGame, restoreMessages } from './saved_game.js';
+import { openSocket, openWorker, startFailure } from './transport.js';
+import { saveGame, forgetGame, restoreMessages, savedBoard } from './saved_game.js';
+import { pauseWhenHidden } from './pause.js';
+import { startServiceWorker, precacheBuild, forgetBuild, siteVersion, workerVersion, takeUpdate } from './offline.js';
 
 // The static site (docs/web.md) marks its page: the bridge runs in a worker
 // and the game is kept in this browser.
 const staticSite = document.documentElement.dataset.transport === 'worker';
 let restoring = [];  // the static site's messages still to send to restore its game
+let freshBridge = false;  // the static site's worker has sent no state yet
+let live = false;  // a state from the bridge has come (before, the static site shows its saved board)
 
 // This page's game: /game/NAME (the server creates it on first use).
 const gameName = decodeURIComponent(location.pathname.replace(/^\/game\//, '').replace(/\/$/, '')) || 'main';
@@ -33,7 +37,8 @@ let refused = false;      // the server has no game for this page
 let styleText = '';
 // Measurements for docs/gui.md: page load to first board, and the delay
 // from a click to the engine's reply being drawn minus the engine's time.
-const metrics = window.wallgoMetrics = { loadMs: null, clickToDrawn: [] };
+// boardMs: the first board drawn, the static site's saved one included.
+const metrics = window.wallgoMetrics = { loadMs: null, boardMs: null, clickToDrawn: [] };
 let pendingClick = null;  // { at, plies } while waiting for an engine reply
 
 function send(message) {
@@ -54,8 +59,15 @@ function connect() {
   };
   setConnection('connecting');
   if (staticSite) {
-    socket = openWorker(handlers, { ended: t('site.ended') });
+    freshBridge = true;
+    socket = openWorker(handlers, { ended: t('site.ended'), failed: (text) => {
+      const why = startFailure(text);
+      // Perhaps a broken download: a reload fetches it again.
+      if (why === 'site.failed') forgetBuild(socket.singleThreaded ? 'single' : 'threaded');
+      return t(why, { detail: text });
+    } });
     window.wallgo.threads = socket.threads;
+    window.wallgo.hash = socket.hash;
     if (socket.singleThreaded) showError(t('site.oneThread'));
     return;
   }
@@ -94,13 +106,16 @@ function onMessage(text) {
 }
 
 // The static site: the saved game back, one message per state, on a fresh
-// worker's first state.
+// worker's first state (then what a pause stopped: analysis, a review).
 function restoreStep(firstState) {
   if (!staticSite) return;
   if (firstState) {
+    // The engine has loaded (through the service worker, which keeps it):
+    // if it came before the worker served the page, the worker fetches it.
+    precacheBuild(socket.singleThreaded ? 'single' : 'threaded');
     const messages = restoreMessages();
     if (messages === null) return restoreFailed(t('site.corrupt'));
-    restoring = messages;
+    restoring = [...messages, ...takeUp()];
   }
   if (restoring.length > 0) send(restoring.shift());
   else saveGame(state);
@@ -140,17 +155,21 @@ function showError(text) {
 
 function onState(next) {
   if (!state || next.version !== state.version) { input = { selected: null, dest: null }; preview = null; }
-  const firstState = !state;
+  const firstState = !live;
+  live = true;
+  const restore = freshBridge;
+  freshBridge = false;
   state = next;
   stateAt = performance.now();
   render();
   tickClocks();
   if (firstState) {
     metrics.loadMs = performance.now();
+    metrics.boardMs ??= metrics.loadMs;
     document.body.dataset.ready = 'true';
     fillNewGameForm();
   }
-  restoreStep(firstState);
+  restoreStep(restore);
   document.body.dataset.version = String(state.version);
   if (pendingClick && state.moves.length > pendingClick.plies) {
     const reply = state.moves[pendingClick.plies];
@@ -166,7 +185,7 @@ function onState(next) {
 function seatOf(colour) { return state.seats.find((s) => s.colour === colour); }
 
 function inputEnabled() {
-  if (!state || state.board.phase === 'finished') return false;
+  if (!live || state.board.phase === 'finished') return false;
   // A seat's page plays its own colour's turns only; a watcher never.
   if (role.seat === 'watch') return false;
   if (role.seat !== 'all') return state.cursor === state.moves.length && state.board.turn === role.seat;
@@ -307,8 +326,16 @@ function renderMoves() {
       (m.ms !== undefined ? ` <small>${(m.ms / 1000).toFixed(1)}s</small>` : '');
     list.appendChild(li);
   });
+  // The current move in view in the list, which scrolls alone: a phone's
+  // page stays where the player is (the board).
   const current = list.querySelector('.current');
-  if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+  if (current) {
+    const top = current.offsetTop;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top + current.offsetHeight - list.clientHeight;
+    }
+  }
 }
 
 // Who this page is, and for the host of a server with keys, each seat's
@@ -331,6 +358,10 @@ function renderRole() {
     li.innerHTML = `${colourName(link.colour)}: <a href="${escapeHtml(url)}" data-join-link="${link.colour}">${escapeHtml(url)}</a>`;
     list.appendChild(li);
   }
+}
+
+function reviewMessage() {
+  return { type: 'review', engine: $('review-engine').value, movetime: Number($('review-time').value) };
 }
 
 function renderReview() {
@@ -543,7 +574,7 @@ function stepMistake(direction) {
 
 const actions = {
   hint: () => send({ type: 'hint' }),
-  review: () => send({ type: 'review', engine: $('review-engine').value, movetime: Number($('review-time').value) }),
+  review: () => send(reviewMessage()),
   'next-mistake': () => stepMistake(1),
   'prev-mistake': () => stepMistake(-1),
   // The printed rules' timing: 90 s a turn, a random turn for a late player.
@@ -689,6 +720,46 @@ if (staticSite) {
   document.title = `${gameName} · wallgo-gui`;
 }
 fetch(new URL('style.css', import.meta.url)).then((r) => r.text()).then((text) => { styleText = text; }).catch(() => {});
+
+// The static site pauses on a hidden page (pause.js).
+const takeUp = staticSite ? pauseWhenHidden({
+  state: () => state,
+  canPause: () => !refused && !freshBridge,
+  turnElapsed: () => (state.turnElapsed || 0) + (performance.now() - stateAt) / 1000,
+  send,
+  review: reviewMessage,
+  stop: () => {
+    socket.close();
+    state.seats.forEach((s) => { s.running = false; });  // the page's clocks stand still too
+    setConnection('paused');
+  },
+  start: connect,
+}) : () => [];
+
+// A new version of the static site waits: the page offers it; taken, the
+// page reloads into it with the saved game.
+async function offerUpdate(worker) {
+  // version-commit-digest: the release, and the commit for builds between
+  // releases.
+  const [release, commit] = ((await workerVersion(worker)) || '').split('-');
+  const version = commit && commit !== 'unknown' ? `${release} (${commit})` : release;
+  const box = $('update');
+  box.querySelector('[data-update-text]').textContent = t('site.update', { version });
+  box.hidden = false;
+  box.querySelector('button').onclick = () => {
+    if (state) saveGame(state);
+    takeUpdate(worker);
+  };
+}
+
+// The About line of the rules panel: the site's version.json (wallgo-gui
+// serves its own); without one the line stays hidden.
+siteVersion().then((v) => {
+  if (!v || !v.version) return;
+  $('about-version').textContent = v.version + (v.commit && v.commit !== 'unknown' ? ` (${v.commit})` : '');
+  $('about').hidden = false;
+});
+
 // The catalogue first: every string on the page comes from it.
 initLanguages(() => {
   if (!state) return;
@@ -696,6 +767,23 @@ initLanguages(() => {
   tickClocks();
   renderSeatRows();
 }).then(async () => {
-  if (staticSite && await isolateBySiteWorker()) return;
+  if (staticSite) showSavedBoard();
+  if (staticSite && await startServiceWorker(offerUpdate)) return;
   connect();
 });
+
+// The static site's saved board, drawn while the engine starts; no input
+// until the bridge's own state comes.
+function showSavedBoard() {
+  const saved = savedBoard();
+  if (!saved || state) return;
+  try {
+    saved.seats.forEach((s) => { s.running = false; });
+    state = saved;
+    stateAt = performance.now();
+    render();
+    metrics.boardMs = performance.now();
+  } catch (e) {
+    state = null;  // another version's state: the bridge's own comes soon
+  }
+}

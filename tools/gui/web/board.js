@@ -160,13 +160,28 @@ function drawChoices(svg, legal, input) {
   }
   const { x: dx, y: dy } = cellXY(input.dest);
   el('rect', { x: dx + 6, y: dy + 6, width: CELL - 12, height: CELL - 12, class: 'selected-dest' }, g);
-  for (const m of mine.filter((m) => m.to === input.dest)) {
-    const edge = canonicalEdge(m.to, m.side);
+  const walls = mine.filter((m) => m.to === input.dest).map((m) => ({
+    m, edge: canonicalEdge(m.to, m.side), token: m.from + m.to + (m.kind === 'break' ? 'x' : '') + m.side }));
+  // A thumb's hit area for each wall: the quarter of the destination cell
+  // nearest that side (the triangle from the side to the cell's centre),
+  // under the lines themselves, which also take a tap just beyond the side.
+  for (const { m, edge, token } of walls) {
+    el('polygon', { points: sideTriangle(dx, dy, m.side), class: 'wall-hit', 'data-wall-hit': edge,
+                    'data-token': token }, g);
+  }
+  for (const { m, edge, token } of walls) {
     const [x1, y1, x2, y2] = edgeLine(edge);
-    const token = m.from + m.to + (m.kind === 'break' ? 'x' : '') + m.side;
     el('line', { x1, y1, x2, y2, class: `choice wall-choice ${m.kind}-choice`, 'data-edge': edge,
                  'data-token': token }, g);
   }
+}
+
+// The triangle between side `side` (n, e, s, w) of the cell at (x, y) and
+// the cell's centre, as an SVG points list.
+function sideTriangle(x, y, side) {
+  const corners = { n: [[x, y], [x + CELL, y]], e: [[x + CELL, y], [x + CELL, y + CELL]],
+                    s: [[x + CELL, y + CELL], [x, y + CELL]], w: [[x, y + CELL], [x, y]] }[side];
+  return [...corners, [x + CELL / 2, y + CELL / 2]].map((p) => p.join(',')).join(' ');
 }
 
 // A move's arrow (stone to destination) and wall side, classed

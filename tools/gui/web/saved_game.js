@@ -6,13 +6,20 @@
 // goes on from where it was: a reload does not give a player a new turn
 // time, and the clocks read as they did. Stored state that is not a game's
 // (corrupt, or from another version) is dropped: the page starts a fresh
-// game and says so.
+// game and says so. A game saved by a page hidden mid-turn (paused) keeps
+// the turn's time as it stood: hidden time is nobody's.
 const KEY = 'wallgo-site-game';
+// The last state drawn, so that a page loading draws its board at once,
+// before its engine has started (offline too); the game itself comes back
+// from KEY through the bridge.
+const BOARD_KEY = 'wallgo-site-board';
 const VERSION = 2;
 const SEAT_FIELDS = ['kind', 'engine', 'level', 'movetime', 'visits', 'clock', 'increment', 'turn', 'timeout'];
 const MOVE_FIELDS = ['move', 'ms', 'random', 'timeout'];
 
-export function saveGame(state) {
+// `pausedTurn`: the seconds the running turn had taken when the page was
+// hidden; its clock stands still until the game is taken up again.
+export function saveGame(state, pausedTurn = null) {
   const saved = {
     version: VERSION,
     start: state.start,
@@ -25,11 +32,29 @@ export function saveGame(state) {
     // starts again with it).
     turnStartedAt: Date.now() - 1000 * (state.turnElapsed || 0),
   };
-  try { localStorage.setItem(KEY, JSON.stringify(saved)); } catch (e) { /* storage off or full */ }
+  if (pausedTurn !== null) saved.pausedTurn = pausedTurn;
+  try {
+    localStorage.setItem(KEY, JSON.stringify(saved));
+    localStorage.setItem(BOARD_KEY, JSON.stringify({ ...state, records: null }));
+  } catch (e) { /* storage off or full */ }
+}
+
+// The last state saved, to be drawn until the bridge sends its own; null
+// without one.
+export function savedBoard() {
+  try {
+    const board = JSON.parse(localStorage.getItem(BOARD_KEY));
+    return board && board.type === 'state' && board.board && Array.isArray(board.seats) ? board : null;
+  } catch (e) {
+    return null;
+  }
 }
 
 export function forgetGame() {
-  try { localStorage.removeItem(KEY); } catch (e) { /* storage off */ }
+  try {
+    localStorage.removeItem(KEY);
+    localStorage.removeItem(BOARD_KEY);
+  } catch (e) { /* storage off */ }
 }
 
 // The messages that bring a fresh bridge to the saved game, in order; []
@@ -46,7 +71,8 @@ export function restoreMessages() {
     Number.isFinite(saved.turnStartedAt);
   if (!ok) return null;
   // The bridge checks the rest (moves, times, seats) as it checks any page's.
-  const turnElapsed = Math.min(Math.max((Date.now() - saved.turnStartedAt) / 1000, 0), 86400);
+  const elapsed = Number.isFinite(saved.pausedTurn) ? saved.pausedTurn : (Date.now() - saved.turnStartedAt) / 1000;
+  const turnElapsed = Math.min(Math.max(elapsed, 0), 86400);
   return [
     { type: 'moves', position: saved.start, played: saved.played },
     { type: 'seats', seats: saved.seats, turnElapsed },

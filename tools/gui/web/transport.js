@@ -23,67 +23,80 @@ export function openSocket(url, handlers) {
   };
 }
 
-// The static site on a host without COOP/COEP headers: registers
-// isolation-worker.js, which adds them, and reloads the page once so that it
-// loads under the worker. True when the page is about to reload.
-export async function isolateBySiteWorker() {
-  if (globalThis.crossOriginIsolated === true) return false;
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) return false;
-  const tried = 'wallgo-isolation-reload';
-  try {
-    if (sessionStorage.getItem(tried)) return false;  // once per tab: no loop
-    await navigator.serviceWorker.register(new URL('isolation-worker.js', import.meta.url));
-    await navigator.serviceWorker.ready;
-    sessionStorage.setItem(tried, '1');
-  } catch (e) {
-    return false;
-  }
-  location.reload();
-  return true;
-}
-
 // Whether the static site's bridge and engine can run on threads: only
 // where the page is cross-origin isolated (docs/web.md), which gives it
 // shared memory. Elsewhere the worker runs the single-threaded build.
-function threadsAllowed() {
+export function threadsAllowed() {
   return globalThis.crossOriginIsolated === true;
 }
 
-// The engine's search threads in the static site (the worker's `threads`):
-// at most 4 (a phone's cores are shared with the page), one without
-// isolation.
-function siteThreads() {
-  if (!threadsAllowed()) return 1;
-  return Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 4));
+// What the static site's engine may use on this device (docs/web.md):
+// search threads and hash (MB). The memory is navigator.deviceMemory, else
+// lichess's guess (lila #10190): 2 GB where threaded WebAssembly runs (iOS
+// Safari among them, which reports none), 512 MB elsewhere. The hash is
+// 1/32 of it, 16..64 MB (64 is the engine's default in the browser). A
+// touch-first device (a phone, a tablet) gets half its cores, at most two:
+// its cores are shared with the page and its battery with everything else;
+// a desktop at most four, as before.
+export function siteResources(nav = navigator, touchFirst = matchMedia('(pointer: coarse)').matches,
+                              threaded = threadsAllowed()) {
+  const memoryGb = Number(nav.deviceMemory) > 0 ? Number(nav.deviceMemory) : (threaded ? 2 : 0.5);
+  const hash = Math.min(64, Math.max(16, Math.floor(memoryGb * 1024 / 32)));
+  const cores = Number(nav.hardwareConcurrency) > 0 ? Number(nav.hardwareConcurrency) : 1;
+  if (!threaded) return { threads: 1, hash };
+  const threads = touchFirst ? Math.min(2, Math.max(1, Math.floor(cores / 2))) : Math.min(cores, 4);
+  return { threads, hash };
+}
+
+// Why the engine could not start, in the page's words: `failure` is the
+// worker's error text. Returns a key of messages.json.
+export function startFailure(failure) {
+  if (typeof WebAssembly !== 'object') return 'site.noWasm';
+  if (/memory|allocat|RangeError/i.test(failure)) return 'site.noMemory';
+  return 'site.failed';
 }
 
 export function openWorker(handlers, why) {
-  const worker = new Worker(new URL('site-worker.js', import.meta.url));
   let open = false;
-  const end = (text) => { open = false; worker.terminate(); handlers.closed(text); };
-  worker.onmessage = (event) => {
-    const data = event.data;
-    if (typeof data === 'string') {
-      if (!open) { open = true; handlers.open(); }
-      handlers.message(data);
-    } else if (data && 'exit' in data) {
-      end(`${why.ended} (${data.exit})`);
-    } else if (data && data.error) {
-      end(`${why.ended}: ${data.error}`);
-    }
+  const { threads, hash } = siteResources();
+  let worker = null;
+  const end = (text) => {
+    const wasOpen = open;
+    open = false;
+    if (worker) worker.terminate();
+    handlers.closed(wasOpen ? `${why.ended} (${text})` : why.failed(text));
   };
-  worker.onerror = (event) => end(`${why.ended}: ${event.message}`);
-  const threads = siteThreads();
-  worker.postMessage({ threads });
+  try {
+    if (typeof WebAssembly !== 'object') throw new Error('no WebAssembly');
+    worker = new Worker(new URL('site-worker.js', import.meta.url));
+  } catch (e) {
+    setTimeout(() => end(String(e.message || e)), 0);
+  }
+  if (worker) {
+    worker.onmessage = (event) => {
+      const data = event.data;
+      if (typeof data === 'string') {
+        if (!open) { open = true; handlers.open(); }
+        handlers.message(data);
+      } else if (data && 'exit' in data) {
+        end(`exit ${data.exit}`);
+      } else if (data && data.error) {
+        end(data.error);
+      }
+    };
+    worker.onerror = (event) => { event.preventDefault(); end(event.message || 'the worker failed'); };
+    worker.postMessage({ threads, hash });
+  }
   return {
     threads,  // the engine's search threads
+    hash,  // its hash in MB
     singleThreaded: !threadsAllowed(),  // the build without threads
     send(text) {
       if (!open) return false;
       worker.postMessage(text);
       return true;
     },
-    close() { worker.terminate(); },
+    close() { open = false; if (worker) worker.terminate(); },
     get readyState() { return open ? 1 : 3; },
   };
 }
