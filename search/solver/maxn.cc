@@ -121,13 +121,13 @@ SolveResult SolveMaxn(const Position& pos, Table& table, Budget& budget,
     }
     r.all_optimal_known = r.proven;
     r.nodes = budget.nodes();
-    r.seconds = budget.Elapsed();
+    r.seconds = budget.Spent();
     if (r.proven) return r;
     if (on_iteration) on_iteration(r);
     last = std::move(r);
   }
   last.nodes = budget.nodes();
-  last.seconds = budget.Elapsed();
+  last.seconds = budget.Spent();
   return last;
 }
 

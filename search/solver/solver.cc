@@ -120,7 +120,7 @@ SolveResult Solve(const Position& pos, const SolverLimits& limits,
   }
   result.regions = AnalyzeRegions(pos);
   result.nodes = budget.nodes();
-  result.seconds = budget.Elapsed();
+  result.seconds = budget.Spent();
   return result;
 }
 

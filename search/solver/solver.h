@@ -44,8 +44,11 @@ bool MaxnPrefers(const std::array<int, kMaxPlayers>& a,
 
 struct SolverLimits {
   double seconds = 1.0;  // <= 0: no time limit
-  int64_t nodes = 0;     // 0: no node limit
-  int hash_mb = 64;      // the transposition table's memory
+  // Count `seconds` in the calling thread's CPU time rather than wall time
+  // (measurements on a shared machine).
+  bool cpu_time = false;
+  int64_t nodes = 0;  // 0: no node limit
+  int hash_mb = 64;   // the transposition table's memory
   // Polled every few thousand nodes; true stops the search (unproven).
   std::function<bool()> should_stop;
 };

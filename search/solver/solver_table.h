@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <vector>
 
 #include "engine/position.h"
@@ -81,7 +82,9 @@ inline uint64_t SolverKey(const Position& pos) {
 class Budget {
  public:
   explicit Budget(const SolverLimits& limits)
-      : limits_(limits), start_(std::chrono::steady_clock::now()) {}
+      : limits_(limits),
+        start_(std::chrono::steady_clock::now()),
+        start_cpu_(ThreadCpuSeconds()) {}
   // Counts a node; true once the search must stop (and from then on).
   bool Tick() {
     ++nodes_;
@@ -95,15 +98,26 @@ class Budget {
                                          start_)
         .count();
   }
+  // Seconds spent as the limits count them (wall or CPU time).
+  double Spent() const {
+    return limits_.cpu_time ? ThreadCpuSeconds() - start_cpu_ : Elapsed();
+  }
 
  private:
+  static double ThreadCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) +
+           1e-9 * static_cast<double>(t.tv_nsec);
+  }
   void Check() {
-    stopped_ = (limits_.seconds > 0 && Elapsed() >= limits_.seconds) ||
+    stopped_ = (limits_.seconds > 0 && Spent() >= limits_.seconds) ||
                (limits_.nodes > 0 && nodes_ >= limits_.nodes) ||
                (limits_.should_stop && limits_.should_stop());
   }
   const SolverLimits& limits_;
   const std::chrono::steady_clock::time_point start_;
+  const double start_cpu_;
   int64_t nodes_ = 0;
   bool stopped_ = false;
 };

@@ -73,10 +73,17 @@ void Negamax::Order(const Position& pos, const MoveList& moves, int depth,
       Position child = pos;
       child.Play(m);
       key = OutcomeValue(child, pos.to_move());
-    } else if (m == killers_[ply][0] || m == killers_[ply][1]) {
-      key = 1e10f;
     } else {
-      key = static_cast<float>(History(m));
+      Position child = pos;
+      child.Play(m);
+      if (AllRegionsSettled(child)) {
+        // A move that ends the game, by its exact value.
+        key = 1e11f - static_cast<float>(Terminal(child));
+      } else if (m == killers_[ply][0] || m == killers_[ply][1]) {
+        key = 1e10f;
+      } else {
+        key = static_cast<float>(History(m));
+      }
     }
     keyed.emplace_back(key, m);
   }
@@ -207,19 +214,19 @@ SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
     const TableEntry* root = table.Probe(SolverKey(pos));
     if (root != nullptr) r.pv = TableLine(table, pos, root->move, kMaxPly);
     r.nodes = budget.nodes();
-    r.seconds = budget.Elapsed();
+    r.seconds = budget.Spent();
     if (r.proven && r.pv.empty()) r.proven = false;  // the root entry was lost
     if (r.proven) {
       FindOptimalMoves(pos, value, search, budget, r.pv.front(), r);
       r.nodes = budget.nodes();
-      r.seconds = budget.Elapsed();
+      r.seconds = budget.Spent();
       return r;
     }
     last = std::move(r);
     if (on_iteration) on_iteration(last);
   }
   last.nodes = budget.nodes();
-  last.seconds = budget.Elapsed();
+  last.seconds = budget.Spent();
   return last;
 }
 

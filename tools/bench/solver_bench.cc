@@ -37,7 +37,9 @@ struct BenchOptions {
   uint64_t seed = 1;
   int hash_mb = 64;
   std::string out;
-  std::string position;  // solve this one position, printing each iteration
+  bool cpu_time = false;
+  std::string positions;  // solve these position strings, one a line
+  std::string position;   // solve this one position, printing each iteration
 };
 
 // The variants by name: the default rules, and the rule sheets' options.
@@ -53,9 +55,9 @@ Rules VariantRules(const std::string& name) {
   } else if (name == "3p" || name == "4p") {
     r = Rules::Default(name == "3p" ? 3 : 4);
   } else {
-    throw po::error(absl::StrCat(
-        "unknown variant ", name,
-        " (2p, 2p-empty, 2p-mobile, 2p-wall-limit-20, 3p, 4p)"));
+    throw po::error(
+        absl::StrCat("unknown variant ", name,
+                     " (2p, 2p-empty, 2p-mobile, 2p-wall-limit-20, 3p, 4p)"));
   }
   return r;
 }
@@ -97,7 +99,8 @@ struct Tally {
 // "a","b" (moves need no escaping).
 std::string Quoted(const std::vector<std::string>& words) {
   std::vector<std::string> quoted;
-  for (const std::string& w : words) quoted.push_back(absl::StrCat("\"", w, "\""));
+  for (const std::string& w : words)
+    quoted.push_back(absl::StrCat("\"", w, "\""));
   return absl::StrJoin(quoted, ",");
 }
 
@@ -143,13 +146,36 @@ std::string JsonLine(const std::string& variant, uint64_t game_seed, int back,
       "\",\"proven\":", r.proven ? "true" : "false", ",\"result\":\"",
       r.proven ? ResultWord(v.share12) : "unproven", "\",\"margin\":", v.margin,
       ",\"optimal\":[", Quoted(optimal), "]",
-      ",\"all_optimal\":", r.all_optimal_known ? "true" : "false",
-      ",\"pv\":\"", absl::StrJoin(pv, " "), "\",\"seconds\":",
-      absl::StrFormat("%.3f", r.seconds), "}");
+      ",\"all_optimal\":", r.all_optimal_known ? "true" : "false", ",\"pv\":\"",
+      absl::StrJoin(pv, " "),
+      "\",\"seconds\":", absl::StrFormat("%.3f", r.seconds),
+      ",\"nodes\":", r.nodes, "}");
+}
+
+// Solves every position string of a file (one a line), printing the share
+// proven.
+int SolveFile(const BenchOptions& o) {
+  std::ifstream in(o.positions);
+  if (!in) throw po::error("cannot read " + o.positions);
+  Tally all;
+  for (std::string line; std::getline(in, line);) {
+    absl::StatusOr<Position> pos = ParsePosition(line);
+    if (!pos.ok()) throw po::error(std::string(pos.status().message()));
+    SolverLimits limits;
+    limits.seconds = o.seconds;
+    limits.cpu_time = o.cpu_time;
+    limits.hash_mb = o.hash_mb;
+    const SolveResult r = Solve(*pos, limits);
+    all.Add(r);
+    std::cout << Summary(*pos, r) << "\n";
+  }
+  std::cout << all.Row("all") << "\n";
+  return 0;
 }
 
 int Run(const BenchOptions& o) {
   if (!o.position.empty()) return SolveOne(o);
+  if (!o.positions.empty()) return SolveFile(o);
   std::ofstream out;
   if (!o.out.empty()) {
     out.open(o.out);
@@ -170,6 +196,7 @@ int Run(const BenchOptions& o) {
         if (pos.in_setup()) break;
         SolverLimits limits;
         limits.seconds = o.seconds;
+        limits.cpu_time = o.cpu_time;
         limits.hash_mb = o.hash_mb;
         const SolveResult r = Solve(pos, limits);
         by_variant[name].Add(r);
@@ -179,8 +206,8 @@ int Run(const BenchOptions& o) {
       }
     }
   }
-  std::cout << absl::StrFormat("%-18s %5s %6s  %6s  %8s\n", "", "pos",
-                               "proven", "share", "mean");
+  std::cout << absl::StrFormat("%-18s %5s %6s  %6s  %8s\n", "", "pos", "proven",
+                               "share", "mean");
   for (const auto& [name, t] : by_variant) std::cout << t.Row(name) << "\n";
   for (const auto& [back, t] : by_distance) {
     std::cout << t.Row(absl::StrCat(back, " plies to end")) << "\n";
@@ -205,6 +232,8 @@ int main(int argc, char** argv) {
       "the self-play level (5-7 randomise their moves)")(
       "seconds", po::value(&o.seconds)->default_value(o.seconds),
       "the solver's time per position")(
+      "cpu-time", po::bool_switch(&o.cpu_time),
+      "count --seconds in CPU time (a shared machine)")(
       "min-back", po::value(&o.min_back)->default_value(o.min_back),
       "fewest plies before the end sampled")(
       "max-back", po::value(&o.max_back)->default_value(o.max_back),
@@ -213,6 +242,8 @@ int main(int argc, char** argv) {
       "hash", po::value(&o.hash_mb)->default_value(o.hash_mb),
       "MiB for the solver's table and the self-play search")(
       "out", po::value(&o.out), "write every position as a JSON line here")(
+      "positions", po::value(&o.positions),
+      "solve the position strings of this file (one a line) instead")(
       "position", po::value(&o.position),
       "solve this position string instead, printing each iteration");
   try {
