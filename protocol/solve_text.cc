@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "engine/notation.h"
+#include "nlohmann/json.hpp"
 
 namespace wallgo::protocol {
 namespace {
@@ -51,6 +52,40 @@ std::string SolveAnswer(const Position& pos, const search::SolveResult& r) {
                   MoveNames(r.optimal), "\npv ", MoveNames(r.pv), "\n",
                   RegionsLine(r.regions));
   return text;
+}
+
+std::string SolveJson(const Position& pos, const search::SolveResult& r) {
+  using Json = nlohmann::ordered_json;
+  auto names = [](const std::vector<Move>& moves) {
+    Json list = Json::array();
+    for (const Move& m : moves) list.push_back(MoveName(m));
+    return list;
+  };
+  Json j;
+  j["proven"] = r.proven;
+  if (r.proven) {
+    const search::PlayerValue mover = r.mover_value(pos);
+    j["result"] = search::ResultWord(mover.share12);
+    j["margin"] = mover.margin;
+    Json values = Json::object();
+    for (int p = 0; p < pos.num_players(); ++p) {
+      const auto v = search::PlayerValue::FromUtility(r.utility[p]);
+      values[ColourName(ColourAt(p))] = {
+          {"result", search::ResultWord(v.share12)}, {"margin", v.margin}};
+    }
+    j["values"] = std::move(values);
+    j["optimal"] = names(r.optimal);
+    j["allOptimal"] = r.all_optimal_known;
+    j["pv"] = names(r.pv);
+  }
+  j["depth"] = r.depth;
+  j["nodes"] = r.nodes;
+  j["regions"] = {{"settled", r.regions.settled_regions},
+                  {"contested", r.regions.contested_regions},
+                  {"contestedCells", r.regions.contested_cells},
+                  {"independent", r.regions.independent},
+                  {"reason", r.regions.reason}};
+  return j.dump();
 }
 
 }  // namespace wallgo::protocol

@@ -22,4 +22,11 @@ std::string SolveInfoLine(const search::SolveResult& step);
 // or, unproven: `result unproven depth D nodes N` and the regions line.
 std::string SolveAnswer(const Position& pos, const search::SolveResult& r);
 
+// The analysis answer's "solve" object (docs/analysis.md): {"proven",
+// "result", "margin", "values": {colour: {"result", "margin"}}, "optimal",
+// "allOptimal", "pv", "depth", "nodes", "regions": {"settled", "contested",
+// "contestedCells", "independent", "reason"}}; unproven answers carry only
+// "proven", "depth", "nodes" and "regions".
+std::string SolveJson(const Position& pos, const search::SolveResult& r);
+
 }  // namespace wallgo::protocol
