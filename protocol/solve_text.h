@@ -16,7 +16,8 @@ std::string SolveInfoLine(const search::SolveResult& step);
 // The answer's lines after the info lines, each ending in a newline:
 //   result win|draw|loss margin M proven depth D nodes N
 //   values red win 12 blue loss -12   (every player: result, margin)
-//   optimal M1 M2 ...                 (`optimal-known` lists those found)
+//   optimal M1 M2 ...                 (in legal_moves order; `optimal-known`
+//                                      when the budget ended first: one)
 //   pv M1 M2 ...
 //   regions settled S contested C cells K independent|dependent: why
 // or, unproven: `result unproven depth D nodes N` and the regions line.

@@ -180,21 +180,27 @@ SolveResult ResultOf(const Position& pos, int value) {
 
 // The root's moves, each tested with a null window against the proven value
 // `value`: a move is optimal when its child is worth at most -value to the
-// opponent. Stops (leaving `all_optimal_known` false) when the budget ends.
+// opponent. Lists them in the order GenerateMoves gives; stops (leaving
+// `all_optimal_known` false and only `best` listed) when the budget ends.
 void FindOptimalMoves(const Position& pos, int value, Negamax& search,
                       const Budget& budget, Move best, SolveResult& r) {
   r.optimal = {best};
   MoveList moves;
   GenerateMoves(pos, moves);
+  std::vector<Move> optimal;
   for (const Move& m : moves) {
-    if (m == best) continue;
+    if (m == best) {
+      optimal.push_back(m);
+      continue;
+    }
     Position child = pos;
     child.Play(m);
     const int64_t hits = search.horizon_hits();
     const int v = -search.Value(child, -value, -value + 1, kMaxPly, 1);
     if (budget.stopped() || search.horizon_hits() != hits) return;
-    if (v >= value) r.optimal.push_back(m);
+    if (v >= value) optimal.push_back(m);
   }
+  r.optimal = std::move(optimal);
   r.all_optimal_known = true;
 }
 
