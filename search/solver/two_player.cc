@@ -1,7 +1,9 @@
 // The two-player solver: negamax alpha-beta (principal variation search) on
 // the mover's utility minus a draw's, with iterative deepening of the
-// horizon. Only bounds from searches that met no horizon position enter the
-// table as bounds, so every stored bound is a fact about the true value.
+// horizon. Each iteration searches twice: once with every horizon position
+// lost for the root's mover (a lower bound on the true value), once with
+// every one won (an upper bound); equal bounds are the proven value. Only
+// bounds that are facts about the true value enter the table (see Store).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -16,15 +18,21 @@
 namespace wallgo::search::solver_internal {
 namespace {
 
-constexpr int kDrawUtility = 600;  // a 2-player draw: share 6, margin 0
-constexpr int kInfinity = 10000;   // beyond every value
+constexpr int kDrawUtility = 600;    // a 2-player draw: share 6, margin 0
+constexpr int kInfinity = 10000;     // beyond every value
+constexpr int kHorizonValue = 5000;  // a horizon position: beyond every result
+
+// What a position at the horizon is worth to the root's mover.
+enum class Leaves { kLost, kWon };
 // Nodes with at least this many plies to the horizon order their moves by
 // the static evaluation of each child.
 constexpr int kEvalOrderingDepth = 3;
 
 class Negamax {
  public:
-  Negamax(Table& table, Budget& budget) : table_(table), budget_(budget) {}
+  Negamax(Table& table, Budget& budget, Colour root)
+      : table_(table), budget_(budget), root_(root) {}
+  void set_leaves(Leaves leaves) { leaves_ = leaves; }
 
   // The value of `pos` for its mover within the window; exact inside it.
   int Value(const Position& pos, int alpha, int beta, int depth, int ply);
@@ -34,7 +42,12 @@ class Negamax {
   void Order(const Position& pos, const MoveList& moves, int depth, int ply,
              Move table_move, std::vector<Move>& ordered);
   void Store(uint64_t key, int best, int alpha_in, int beta_in, Move move,
-             bool proven);
+             bool proven, bool below_true);
+  // True when the horizon's value counts as a loss for `mover`: then the
+  // values searched at its positions are at most the true ones.
+  bool HorizonLostFor(Colour mover) const {
+    return (leaves_ == Leaves::kLost) == (mover == root_);
+  }
   int& History(Move m) {
     return history_[(m.from * kNumCells + m.to) * kNumSides +
                     static_cast<int>(m.side)];
@@ -42,6 +55,8 @@ class Negamax {
 
   Table& table_;
   Budget& budget_;
+  const Colour root_;
+  Leaves leaves_ = Leaves::kLost;
   int64_t horizon_hits_ = 0;
   std::array<std::array<Move, 2>, kMaxPly + 1> killers_{};
   std::vector<int> history_ =
@@ -50,15 +65,6 @@ class Negamax {
 
 int Terminal(const Position& pos) {
   return FinishedUtilities(pos)[Index(pos.to_move())] - kDrawUtility;
-}
-
-// The guess at the horizon, only ever used to order moves: the estimated
-// margin, counted as a win or loss once it is a cell or more.
-int Horizon(const Position& pos) {
-  const float estimate = OutcomeValue(pos, pos.to_move());
-  const int margin =
-      std::clamp(static_cast<int>(std::lround(estimate)), -49, 49);
-  return margin == 0 ? 0 : (margin > 0 ? 600 : -600) + margin;
 }
 
 void Negamax::Order(const Position& pos, const MoveList& moves, int depth,
@@ -94,19 +100,26 @@ void Negamax::Order(const Position& pos, const MoveList& moves, int depth,
   for (const auto& [key, m] : keyed) ordered.push_back(m);
 }
 
+// What a search's result says of the true value: with no horizon position
+// in the search (`proven`), what alpha-beta says of any value. Otherwise,
+// where the horizon counted as a loss for the mover (`below_true`), the
+// searched values are at most the true ones, so an exact or failed-high
+// result is a lower bound; where it counted as a win, an exact or
+// failed-low result is an upper bound. (At the mover's positions every
+// child that decides the result returned such a bound.)
 void Negamax::Store(uint64_t key, int best, int alpha_in, int beta_in,
-                    Move move, bool proven) {
+                    Move move, bool proven, bool below_true) {
   TableEntry& e = table_.Slot(key);
   const bool same = e.key == key && e.kind == EntryKind::kBounds;
   int lower = same ? e.value[0] : -kInfinity;
   int upper = same ? e.value[1] : kInfinity;
-  if (proven) {
-    if (best > alpha_in) lower = std::max(lower, best);
-    if (best < beta_in) upper = std::min(upper, best);
-  }
+  const bool lower_known = best > alpha_in && (proven || below_true);
+  const bool upper_known = best < beta_in && (proven || !below_true);
+  if (lower_known) lower = std::max(lower, best);
+  if (upper_known) upper = std::min(upper, best);
   e.key = key;
   e.move = move;
-  if (proven || same) {
+  if (lower_known || upper_known || same) {
     e.kind = EntryKind::kBounds;
     e.value[0] = static_cast<int16_t>(lower);
     e.value[1] = static_cast<int16_t>(upper);
@@ -131,7 +144,7 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
   }
   if (depth <= 0 || ply >= kMaxPly) {
     ++horizon_hits_;
-    return Horizon(pos);
+    return HorizonLostFor(pos.to_move()) ? -kHorizonValue : kHorizonValue;
   }
   MoveList moves;
   GenerateMoves(pos, moves);
@@ -166,7 +179,8 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
       break;
     }
   }
-  Store(key, best, alpha_in, beta, best_move, horizon_hits_ == hits_before);
+  Store(key, best, alpha_in, beta, best_move, horizon_hits_ == hits_before,
+        HorizonLostFor(pos.to_move()));
   return best;
 }
 
@@ -180,53 +194,75 @@ SolveResult ResultOf(const Position& pos, int value) {
 
 // The root's moves, each tested with a null window against the proven value
 // `value`: a move is optimal when its child is worth at most -value to the
-// opponent. Lists them in the order GenerateMoves gives; stops (leaving
-// `all_optimal_known` false and only `best` listed) when the budget ends.
+// opponent. `first` (the likeliest) is tested first; the list comes in the
+// order GenerateMoves gives. When the budget ends first, the optimal moves
+// found so far are kept and `all_optimal_known` stays false.
 void FindOptimalMoves(const Position& pos, int value, Negamax& search,
-                      const Budget& budget, Move best, SolveResult& r) {
-  r.optimal = {best};
+                      const Budget& budget, Move first, SolveResult& r) {
   MoveList moves;
   GenerateMoves(pos, moves);
-  std::vector<Move> optimal;
-  for (const Move& m : moves) {
-    if (m == best) {
-      optimal.push_back(m);
-      continue;
-    }
+  std::vector<bool> optimal(moves.size(), false);
+  std::vector<int> order;
+  for (int i = 0; i < moves.size(); ++i) {
+    if (moves[i] == first)
+      order.insert(order.begin(), i);
+    else
+      order.push_back(i);
+  }
+  bool complete = true;
+  for (const int i : order) {
     Position child = pos;
-    child.Play(m);
+    child.Play(moves[i]);
     const int64_t hits = search.horizon_hits();
     const int v = -search.Value(child, -value, -value + 1, kMaxPly, 1);
-    if (budget.stopped() || search.horizon_hits() != hits) return;
-    if (v >= value) optimal.push_back(m);
+    if (budget.stopped() || search.horizon_hits() != hits) {
+      complete = false;
+      break;
+    }
+    optimal[i] = v >= value;
   }
-  r.optimal = std::move(optimal);
-  r.all_optimal_known = true;
+  r.optimal.clear();
+  for (int i = 0; i < moves.size(); ++i) {
+    if (optimal[i]) r.optimal.push_back(moves[i]);
+  }
+  r.all_optimal_known = complete;
 }
 
 }  // namespace
 
 SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
                            const SolveProgress& on_iteration) {
-  Negamax search(table, budget);
+  Negamax search(table, budget, pos.to_move());
   SolveResult last;
   for (int depth = 1; depth <= kMaxPly; ++depth) {
-    const int64_t hits = search.horizon_hits();
-    const int value = search.Value(pos, -kInfinity, kInfinity, depth, 0);
+    search.set_leaves(Leaves::kLost);
+    const int lower = search.Value(pos, -kInfinity, kInfinity, depth, 0);
     if (budget.stopped()) break;
-    SolveResult r = ResultOf(pos, value);
-    r.depth = depth;
-    r.proven = search.horizon_hits() == hits;
+    // The best move when the horizon is lost reaches `lower` for sure.
     const TableEntry* root = table.Probe(SolverKey(pos));
+    SolveResult r = ResultOf(pos, std::clamp(lower, -649, 649));
     if (root != nullptr) r.pv = TableLine(table, pos, root->move, kMaxPly);
+    search.set_leaves(Leaves::kWon);
+    const int upper = search.Value(pos, -kInfinity, kInfinity, depth, 0);
+    if (budget.stopped()) break;
+    r.depth = depth;
+    r.proven = lower == upper && !r.pv.empty();
     r.nodes = budget.nodes();
     r.seconds = budget.Spent();
-    if (r.proven && r.pv.empty()) r.proven = false;  // the root entry was lost
     if (r.proven) {
-      FindOptimalMoves(pos, value, search, budget, r.pv.front(), r);
+      FindOptimalMoves(pos, lower, search, budget, r.pv.front(), r);
+      // A value without a move it is known to come from is not reported.
+      r.proven = !r.optimal.empty();
+      if (r.proven && r.pv.front() != r.optimal.front() &&
+          std::find(r.optimal.begin(), r.optimal.end(), r.pv.front()) ==
+              r.optimal.end()) {
+        r.pv = {r.optimal.front()};
+      }
       r.nodes = budget.nodes();
       r.seconds = budget.Spent();
-      return r;
+      if (r.proven) return r;
+      r.utility = {};
+      break;
     }
     last = std::move(r);
     if (on_iteration) on_iteration(last);
