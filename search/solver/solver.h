@@ -4,10 +4,12 @@
 //
 // Two players: negamax alpha-beta with principal variation search on an
 // integer value, its own transposition table of proven bounds, iterative
-// deepening of the horizon and move ordering (table move, killers, history,
-// the static evaluation near the root). A value is proven only when no
-// position at the horizon took part in the search that produced it.
-// Three or four players: max^n with the tie rule of PlayerValue below.
+// deepening of the horizon and move ordering (table move, moves that end
+// the game, killers, history, the static evaluation near the root). Each
+// iteration bounds the value from below (the horizon lost for the root's
+// mover) and from above (won); equal bounds are proven.
+// Three or four players: max^n with the tie rule of MaxnPrefers below, a
+// value proven only when no horizon position took part in its search.
 #pragma once
 
 #include <array>
