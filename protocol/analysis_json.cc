@@ -11,6 +11,7 @@
 #include "engine/notation.h"
 #include "engine/outcome.h"
 #include "nlohmann/json.hpp"
+#include "protocol/solve_text.h"
 
 namespace wallgo::protocol {
 namespace {
@@ -31,6 +32,7 @@ const std::set<std::string, std::less<>>& QueryFields() {
                                                             "analyzeTurns",
                                                             "maxVisits",
                                                             "maxTime",
+                                                            "solve",
                                                             "includeOwnership",
                                                             "includePolicy",
                                                             "overrideOptions",
@@ -245,6 +247,7 @@ AnalysisQuery ReadQuery(const Json& j, std::string id,
   ReadTurns(f, q);
   q.max_visits = f.Int("maxVisits", 1, kMaxVisits);
   q.max_time_s = f.Number("maxTime", 0, kMaxTimeS);
+  q.solve_s = f.Number("solve", 0, kMaxTimeS);
   q.include_ownership = f.Bool("includeOwnership").value_or(false);
   q.include_policy = f.Bool("includePolicy").value_or(false);
   ReadOverrides(f, q, warnings);
@@ -414,6 +417,7 @@ std::string QueryToJson(const AnalysisQuery& q) {
   j["analyzeTurns"] = q.analyze_turns;
   if (q.max_visits) j["maxVisits"] = *q.max_visits;
   if (q.max_time_s) j["maxTime"] = *q.max_time_s;
+  if (q.solve_s) j["solve"] = *q.solve_s;
   j["includeOwnership"] = q.include_ownership;
   j["includePolicy"] = q.include_policy;
   if (!q.overrides.empty()) {
@@ -473,6 +477,7 @@ std::string AnswerJson(const TurnAnswer& a) {
     j["ownership"] = OwnershipJson(a.info.ownership, a.position.num_players());
   }
   if (a.include_policy) j["policy"] = PolicyJson(a.info);
+  if (a.solve) j["solve"] = Json::parse(SolveJson(a.position, *a.solve));
   return Dump(j);
 }
 

@@ -16,6 +16,7 @@
 #include "engine/types.h"
 #include "protocol/options.h"
 #include "search/search.h"
+#include "search/solver/solver.h"
 
 namespace wallgo::protocol {
 
@@ -36,6 +37,7 @@ struct AnalysisQuery {
   std::vector<int> analyze_turns;
   std::optional<int64_t> max_visits;
   std::optional<double> max_time_s;
+  std::optional<double> solve_s;  // "solve": the endgame solver's seconds
   bool include_ownership = false;
   bool include_policy = false;
   // overrideOptions: option-table names (options.h) and values as text,
@@ -103,6 +105,7 @@ struct TurnAnswer {
   bool game_over = false;
   bool terminated = false;  // stopped by a terminate action
   bool no_results = false;  // terminated before it started: no info
+  std::optional<search::SolveResult> solve;  // asked for by "solve"
 };
 
 // The exact SearchInfo of a finished game, from the rules alone: the side

@@ -170,6 +170,13 @@ std::string AnalysisServer::Analyse(Engine& engine, const Task& task) {
   control.should_stop = [query, this] {
     return query->terminated.load() || stop_.stop_requested();
   };
+  if (q.solve_s) {
+    search::SolverLimits limits;
+    limits.seconds = *q.solve_s;
+    limits.hash_mb = options.hash_mb;
+    limits.should_stop = control.should_stop;
+    answer.solve = search::Solve(answer.position, limits);
+  }
   absl::StatusOr<search::SearchResult> result = engine.Think(control);
   if (result.ok()) answer.info = std::move(result->info);
   answer.terminated = query->terminated.load();

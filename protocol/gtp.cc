@@ -13,6 +13,7 @@
 #include "engine/perft.h"
 #include "protocol/board_picture.h"
 #include "protocol/options.h"
+#include "protocol/solve_text.h"
 
 namespace wallgo::protocol {
 namespace {
@@ -158,7 +159,7 @@ GtpSession::GtpSession(Engine& engine, std::ostream& out, Log& log,
     : engine_(engine), out_(out), log_(log), version_(std::move(version)) {}
 
 std::span<const GtpSession::CommandSpec> GtpSession::Commands() {
-  static constexpr std::array<CommandSpec, 26> kCommands = {{
+  static constexpr std::array<CommandSpec, 27> kCommands = {{
       {"protocol_version", &GtpSession::ProtocolVersion},
       {"name", &GtpSession::Name},
       {"version", &GtpSession::Version},
@@ -183,6 +184,7 @@ std::span<const GtpSession::CommandSpec> GtpSession::Commands() {
       {"time_left", &GtpSession::TimeLeft},
       {"analyze", &GtpSession::Analyze},
       {"genmove_analyze", &GtpSession::GenMoveAnalyze},
+      {"solve", &GtpSession::Solve},
       {"perft", &GtpSession::Perft},
       {"wallgo-divide", &GtpSession::Divide},
   }};
@@ -499,6 +501,36 @@ GtpSession::Reply GtpSession::GenMoveAnalyze(const CommandLine& line) {
   const std::string move = result.ok() ? MoveName(result->move) : "resign";
   Write(absl::StrCat("play ", move, "\n\n"));
   log_.Sent(absl::StrCat("=", current_id_, " play ", move));
+  return Streamed();
+}
+
+GtpSession::Reply GtpSession::Solve(const CommandLine& c) {
+  constexpr double kDefaultSolveS = 10, kMaxSolveS = 86400;
+  WALLGO_FAIL_IF_ERROR(CheckArgCount(c, 0, 1, "[SECONDS]"));
+  double seconds = kDefaultSolveS;
+  if (!c.args.empty()) {
+    absl::StatusOr<double> arg = SecondsArg(c.args[0], "seconds");
+    WALLGO_FAIL_IF_ERROR(arg.status());
+    if (*arg <= 0 || *arg > kMaxSolveS) {
+      WALLGO_FAIL_IF_ERROR(
+          SyntaxError(absl::StrCat("seconds must be more than 0 and at most ",
+                                   kMaxSolveS, ", not ", Shown(c.args[0]))));
+    }
+    seconds = *arg;
+  }
+  if (engine_.game().is_over()) return Failure("game over");
+  Write(absl::StrCat("=", current_id_, "\n"));
+  search::SolverLimits limits;
+  limits.seconds = seconds;
+  limits.hash_mb = engine_.options().hash_mb;
+  limits.should_stop = Control(0, true).should_stop;
+  const Position pos = engine_.position();
+  const search::SolveResult result =
+      search::Solve(pos, limits, [this](const search::SolveResult& step) {
+        Write(SolveInfoLine(step) + "\n");
+      });
+  Write(absl::StrCat(SolveAnswer(pos, result), "\n"));
+  log_.Sent(absl::StrCat("=", current_id_, " (solve)"));
   return Streamed();
 }
 

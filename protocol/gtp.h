@@ -74,6 +74,7 @@ class GtpSession {
   Reply TimeLeft(const CommandLine& c);
   Reply Analyze(const CommandLine& c);
   Reply GenMoveAnalyze(const CommandLine& c);
+  Reply Solve(const CommandLine& c);
   Reply Perft(const CommandLine& c);
   Reply Divide(const CommandLine& c);
 

@@ -2,10 +2,11 @@
 // through the real `wallgo`, compared whole with NAME.out. What the search
 // decides is checked for its form and then masked, so that tuning the
 // search never breaks these: the info lines of analyze (which also depend
-// on timing) are left out, and the moves answered to commands with ids
-// 900-999 become <move>. To regenerate the expected files after a
-// deliberate change, run with WALLGO_REGENERATE_GOLDENS=1 and review the
-// diff by eye against docs/protocol.md.
+// on timing) and of solve are left out, solve's effort and line masked, and the
+// moves answered to commands with ids 900-999 become <move>. To regenerate the
+// expected files after a deliberate change, run with
+// WALLGO_REGENERATE_GOLDENS=1 and review the diff by eye against
+// docs/protocol.md.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -54,6 +55,35 @@ bool IsInfoLine(absl::string_view line) {
   return std::all_of(w.begin() + 10, w.end(), IsMoveText);
 }
 
+// `info depth D nodes N time S`: an iteration of solve.
+bool IsSolveInfoLine(absl::string_view line) {
+  const std::vector<absl::string_view> w = absl::StrSplit(line, ' ');
+  int64_t depth = 0, nodes = 0;
+  return w.size() == 7 && w[0] == "info" && w[1] == "depth" &&
+         absl::SimpleAtoi(w[2], &depth) && w[3] == "nodes" &&
+         absl::SimpleAtoi(w[4], &nodes) && w[5] == "time" && IsDecimal(w[6], 3);
+}
+
+// solve's `result ... depth D nodes N` with the effort masked (it changes
+// with every tuning of the solver, the proven value does not), and its `pv`
+// line masked after checking its moves (the line after the first, optimal,
+// move is the search's).
+std::string MaskedSolveLine(absl::string_view line) {
+  std::vector<std::string> w = absl::StrSplit(line, ' ');
+  if (w[0] == "pv") {
+    for (size_t i = 1; i < w.size(); ++i) EXPECT_TRUE(IsMoveText(w[i])) << line;
+    return "pv <line>";
+  }
+  for (size_t i = 0; i + 1 < w.size(); ++i) {
+    int64_t number = 0;
+    if (w[i] == "depth" || w[i] == "nodes") {
+      EXPECT_TRUE(absl::SimpleAtoi(w[i + 1], &number)) << line;
+      w[i + 1] = "<" + w[i] + ">";
+    }
+  }
+  return absl::StrJoin(w, " ");
+}
+
 // Drops the info lines and masks the searched moves (answers to ids
 // 900-999, and the `play M` line of genmove_analyze), after checking their
 // form.
@@ -68,8 +98,10 @@ std::string WithoutSearchOutput(const std::string& output) {
         words.size() == 2 && !absl::StrContains(words[1], ' ');
     const bool searched_answer = one_word_after && words[0].size() == 4 &&
                                  absl::StartsWith(words[0], "=9");
-    if (absl::StartsWith(line, "info ")) {
-      EXPECT_TRUE(IsInfoLine(line)) << line;
+    if (absl::StartsWith(line, "result ") || absl::StartsWith(line, "pv ")) {
+      kept.push_back(MaskedSolveLine(line));
+    } else if (absl::StartsWith(line, "info ")) {
+      EXPECT_TRUE(IsInfoLine(line) || IsSolveInfoLine(line)) << line;
     } else if (searched_answer || (one_word_after && words[0] == "play")) {
       EXPECT_TRUE(IsMoveText(words[1])) << line;
       kept.push_back(absl::StrCat(words[0], " <move>"));
@@ -99,7 +131,8 @@ TEST_P(GoldenTest, TranscriptMatches) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sessions, GoldenTest,
-                         ::testing::Values("basics", "variants", "game"));
+                         ::testing::Values("basics", "variants", "game",
+                                           "solve"));
 
 }  // namespace
 }  // namespace wallgo::protocol::testing

@@ -20,7 +20,7 @@ import unittest
 
 ARGS = None
 PROGRAMS = ["wallgo", "wallgo-referee", "wallgo-gui", "wallgo-net",
-            "wallgo-selfplay", "players_match", "eval_calibrate"]
+            "wallgo-selfplay", "players_match", "eval_calibrate", "solver_bench"]
 
 
 def cmake_version():

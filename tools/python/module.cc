@@ -21,6 +21,7 @@
 #include "engine/perft.h"
 #include "engine/regions.h"
 #include "engine/symmetry.h"
+#include "protocol/solve_text.h"
 #include "search/net/features.h"
 #include "tools/python/action_space.h"
 #include "tools/python/data_binding.h"
@@ -376,6 +377,26 @@ PYBIND11_MODULE(_wallgo, m) {
           "The position as the protocol's one-line string.")
       .def("perft", &PyGame::Perft, py::arg("depth"),
            "Legal move sequences of `depth` plies from here.")
+      .def(
+          "solve",
+          [](const PyGame& g, double seconds, int64_t nodes, int hash_mb) {
+            if (seconds <= 0 && nodes <= 0) {
+              throw py::value_error("solve needs seconds > 0 or nodes > 0");
+            }
+            search::SolverLimits limits;
+            limits.seconds = seconds;
+            limits.nodes = nodes;
+            limits.hash_mb = hash_mb;
+            const search::SolveResult r = search::Solve(g.pos(), limits);
+            return py::module_::import("json").attr("loads")(
+                protocol::SolveJson(g.pos(), r));
+          },
+          py::arg("seconds") = 1.0, py::arg("nodes") = 0,
+          py::arg("hash_mb") = 64,
+          "The endgame solver (docs/solver.md): a dict with 'proven' and, "
+          "when proven, the side to move's 'result' and 'margin', every "
+          "player's 'values', the 'optimal' moves and a 'pv'. seconds <= 0 "
+          "or nodes 0: no such limit (one of them is needed).")
       .def("stones", &PyGame::Stones,
            "int8 [7, 7] ([row, column], a1 = [0, 0]): colour index, -1 empty.")
       .def("walls", &PyGame::Walls,

@@ -197,3 +197,44 @@ def test_symmetries_map_legal_moves():
     assert game.symmetry(0).position() == game.position()
     with pytest.raises(ValueError):
         game.symmetry(8)
+
+
+def one_move_before_the_end(rules, seed):
+    rng = random.Random(seed)
+    game = wallgo.Game(rules)
+    before = game.position()
+    while not game.is_over:
+        before = game.position()
+        game.play(rng.choice(game.legal_moves()))
+    return wallgo.Game.from_position(before)
+
+
+@pytest.mark.parametrize("rules", ["players=2", "players=3"])
+def test_solve_proves_and_its_optimal_moves_keep_the_value(rules):
+    # Random play leaves some trees too big for the budget (max^n, with three
+    # players, cuts nothing): the first four positions it proves are checked.
+    checked = 0
+    for seed in range(40):
+        if checked == 4:
+            break
+        game = one_move_before_the_end(rules, seed)
+        answer = game.solve(seconds=0, nodes=300000, hash_mb=4)
+        if not answer["proven"]:
+            assert "optimal" not in answer
+            continue
+        checked += 1
+        mover = COLOURS[game.to_move]
+        assert answer["values"][mover]["result"] == answer["result"]
+        assert answer["values"][mover]["margin"] == answer["margin"]
+        for move in answer["optimal"]:
+            child = game.copy()
+            child.play(move)
+            after = child.solve(seconds=0, nodes=300000, hash_mb=4)
+            assert after["proven"]
+            assert after["values"][mover] == answer["values"][mover], move
+    assert checked == 4
+
+
+def test_solve_needs_a_limit():
+    with pytest.raises(ValueError, match="seconds > 0 or nodes > 0"):
+        wallgo.Game().solve(seconds=0, nodes=0)

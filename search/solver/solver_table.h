@@ -1,0 +1,134 @@
+// The solver's own transposition table and its budget (time, nodes, stop).
+// Internal to search/solver.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <vector>
+
+#include "engine/position.h"
+#include "engine/zobrist.h"
+#include "search/solver/solver.h"
+
+namespace wallgo::search::solver_internal {
+
+// A move no generator produces: "no table move".
+inline constexpr Move kNoMove = Move::Resign();
+inline constexpr int kMaxPly = 120;  // a 2-player game has at most 84 turns
+
+enum class EntryKind : uint8_t {
+  kEmpty,
+  kMoveOnly,  // an ordering hint from a search that met the horizon
+  kBounds,    // two players: value[0] <= true value <= value[1] (mover's view)
+  kExact,     // three or four players: the proven utilities
+};
+
+struct TableEntry {
+  uint64_t key = 0;
+  std::array<int16_t, kMaxPlayers> value{};
+  Move move = kNoMove;
+  EntryKind kind = EntryKind::kEmpty;
+};
+
+// One entry a slot; a new position always takes the slot (the old one's
+// proof can be found again), the same position merges its bounds.
+class Table {
+ public:
+  explicit Table(int hash_mb) {
+    const size_t bytes = static_cast<size_t>(std::max(1, hash_mb)) << 20;
+    size_t entries = 1;
+    while (entries * 2 * sizeof(TableEntry) <= bytes) entries *= 2;
+    entries_.resize(entries);
+  }
+  const TableEntry* Probe(uint64_t key) const {
+    const TableEntry& e = Slot(key);
+    return e.key == key && e.kind != EntryKind::kEmpty ? &e : nullptr;
+  }
+  TableEntry& Slot(uint64_t key) {
+    return entries_[key & (entries_.size() - 1)];
+  }
+  const TableEntry& Slot(uint64_t key) const {
+    return entries_[key & (entries_.size() - 1)];
+  }
+
+ private:
+  std::vector<TableEntry> entries_;
+};
+
+// The table's key. Without a wall limit, who built a wall changes nothing
+// that is left of the game, so walls hash alike whoever built them and
+// transpositions of the two players' walls meet in one entry.
+inline uint64_t SolverKey(const Position& pos) {
+  uint64_t key = pos.hash();
+  if (pos.rules().wall_limit != kUnlimitedWalls) return key;
+  const auto& keys = zobrist::kKeys.wall;
+  for (int p = 1; p < pos.num_players(); ++p) {
+    const WallMasks& w = pos.walls_of(ColourAt(p));
+    for (Bitboard b = w.north; b; b = PopLowest(b)) {
+      const int e = LowestCell(b) * 2;
+      key ^= keys[p][e] ^ keys[0][e];
+    }
+    for (Bitboard b = w.east; b; b = PopLowest(b)) {
+      const int e = LowestCell(b) * 2 + 1;
+      key ^= keys[p][e] ^ keys[0][e];
+    }
+  }
+  return key;
+}
+
+class Budget {
+ public:
+  explicit Budget(const SolverLimits& limits)
+      : limits_(limits),
+        start_(std::chrono::steady_clock::now()),
+        start_cpu_(ThreadCpuSeconds()) {}
+  // Counts a node; true once the search must stop (and from then on).
+  bool Tick() {
+    ++nodes_;
+    if ((nodes_ & 1023) == 0 && !stopped_) Check();
+    return stopped_;
+  }
+  bool stopped() const { return stopped_; }
+  int64_t nodes() const { return nodes_; }
+  double Elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start_)
+        .count();
+  }
+  // Seconds spent as the limits count them (wall or CPU time).
+  double Spent() const {
+    return limits_.cpu_time ? ThreadCpuSeconds() - start_cpu_ : Elapsed();
+  }
+
+ private:
+  static double ThreadCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) +
+           1e-9 * static_cast<double>(t.tv_nsec);
+  }
+  void Check() {
+    stopped_ = (limits_.seconds > 0 && Spent() >= limits_.seconds) ||
+               (limits_.nodes > 0 && nodes_ >= limits_.nodes) ||
+               (limits_.should_stop && limits_.should_stop());
+  }
+  const SolverLimits& limits_;
+  const std::chrono::steady_clock::time_point start_;
+  const double start_cpu_;
+  int64_t nodes_ = 0;
+  bool stopped_ = false;
+};
+
+// Follows table moves from `pos` while they are legal and the game goes on.
+std::vector<Move> TableLine(const Table& table, const Position& pos, Move first,
+                            int length);
+
+SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
+                           const SolveProgress& on_iteration);
+SolveResult SolveMaxn(const Position& pos, Table& table, Budget& budget,
+                      const SolveProgress& on_iteration);
+
+}  // namespace wallgo::search::solver_internal

@@ -1,0 +1,258 @@
+// How often the endgame solver proves positions near the end of self-play
+// games: plays seeded games of each variant with the graph search (a level
+// whose move choice is randomised, so that the games differ), then solves
+// the positions 2 to 10 plies before each game's end within a time budget
+// each, and prints the share proven by variant and by distance to the end.
+// With --out, writes every sampled position and what the solver found as
+// JSON lines (docs/solver.md, "Measuring").
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "boost/program_options.hpp"
+#include "common/version/version.h"
+#include "engine/game.h"
+#include "engine/notation.h"
+#include "search/search.h"
+#include "search/solver/solver.h"
+#include "tools/bench/tool_flags.h"
+
+namespace wallgo::search {
+namespace {
+
+namespace po = boost::program_options;
+
+struct BenchOptions {
+  int games = 10;  // per variant
+  std::string variants = "2p,2p-mobile,3p,4p";
+  int level = 6;
+  double seconds = 1.0;
+  int min_back = 2, max_back = 10;
+  uint64_t seed = 1;
+  int hash_mb = 64;
+  std::string out;
+  bool cpu_time = false;
+  std::string positions;  // solve these position strings, one a line
+  std::string position;   // solve this one position, printing each iteration
+};
+
+// The variants by name: the default rules, and the rule sheets' options.
+Rules VariantRules(const std::string& name) {
+  if (name == "2p") return Rules::Default(2);
+  Rules r = Rules::Default(2);
+  if (name == "2p-empty") {
+    r.setup = SetupRule::kEmpty;
+  } else if (name == "2p-mobile") {
+    r.stay = StayRule::kMobile;
+  } else if (name == "2p-wall-limit-20") {
+    r.wall_limit = 20;
+  } else if (name == "3p" || name == "4p") {
+    r = Rules::Default(name == "3p" ? 3 : 4);
+  } else {
+    throw po::error(
+        absl::StrCat("unknown variant ", name,
+                     " (2p, 2p-empty, 2p-mobile, 2p-wall-limit-20, 3p, 4p)"));
+  }
+  return r;
+}
+
+// One self-play game from the start of `rules`: every position, the final
+// one included.
+std::vector<Position> SelfPlay(const Rules& rules, const BenchOptions& o,
+                               uint64_t seed) {
+  SearchOptions so;
+  so.level = o.level;
+  so.seed = seed;
+  so.hash_mb = o.hash_mb;
+  std::unique_ptr<Searcher> searcher = MakeSearcher(so);
+  absl::StatusOr<Game> game = Game::New(rules);
+  std::vector<Position> line{game->position()};
+  while (!game->is_over()) {
+    const Move move = searcher->Search(game->position(), {}, {}, 1.0).best;
+    if (!game->Play(game->position().to_move(), move).ok()) break;
+    line.push_back(game->position());
+  }
+  return line;
+}
+
+struct Tally {
+  int positions = 0, proven = 0;
+  double seconds = 0;
+  void Add(const SolveResult& r) {
+    ++positions;
+    proven += r.proven ? 1 : 0;
+    seconds += r.seconds;
+  }
+  std::string Row(const std::string& label) const {
+    return absl::StrFormat("%-18s %5d %6d  %5.1f%%  %6.3f s", label, positions,
+                           proven, 100.0 * proven / std::max(1, positions),
+                           seconds / std::max(1, positions));
+  }
+};
+
+// "a","b" (moves need no escaping).
+std::string Quoted(const std::vector<std::string>& words) {
+  std::vector<std::string> quoted;
+  for (const std::string& w : words)
+    quoted.push_back(absl::StrCat("\"", w, "\""));
+  return absl::StrJoin(quoted, ",");
+}
+
+std::string Summary(const Position& pos, const SolveResult& r) {
+  std::vector<std::string> optimal, pv;
+  for (const Move& m : r.optimal) optimal.push_back(MoveName(m));
+  for (const Move& m : r.pv) pv.push_back(MoveName(m));
+  const PlayerValue v = r.mover_value(pos);
+  return absl::StrFormat(
+      "depth %d nodes %d seconds %.3f %s %s margin %d optimal %s pv %s",
+      r.depth, r.nodes, r.seconds, r.proven ? "proven" : "unproven",
+      ResultWord(v.share12), v.margin, absl::StrJoin(optimal, ","),
+      absl::StrJoin(pv, " "));
+}
+
+// Solves one position, printing every iteration of the horizon.
+int SolveOne(const BenchOptions& o) {
+  absl::StatusOr<Position> pos = ParsePosition(o.position);
+  if (!pos.ok()) throw po::error(std::string(pos.status().message()));
+  SolverLimits limits;
+  limits.seconds = o.seconds;
+  limits.hash_mb = o.hash_mb;
+  const SolveResult r = Solve(*pos, limits, [&](const SolveResult& step) {
+    std::cout << Summary(*pos, step) << "\n";
+  });
+  std::cout << Summary(*pos, r) << "\nregions: " << r.regions.settled_regions
+            << " settled, " << r.regions.contested_regions << " contested ("
+            << r.regions.contested_cells << " cells), "
+            << (r.regions.independent ? "independent" : r.regions.reason)
+            << "\n";
+  return r.proven ? 0 : 1;
+}
+
+std::string JsonLine(const std::string& variant, uint64_t game_seed, int back,
+                     const Position& pos, const SolveResult& r) {
+  std::vector<std::string> optimal, pv;
+  for (const Move& m : r.optimal) optimal.push_back(MoveName(m));
+  for (const Move& m : r.pv) pv.push_back(MoveName(m));
+  const PlayerValue v = r.mover_value(pos);
+  return absl::StrCat(
+      "{\"variant\":\"", variant, "\",\"game_seed\":", game_seed,
+      ",\"plies_to_end\":", back, ",\"position\":\"", PositionString(pos),
+      "\",\"proven\":", r.proven ? "true" : "false", ",\"result\":\"",
+      r.proven ? ResultWord(v.share12) : "unproven", "\",\"margin\":", v.margin,
+      ",\"optimal\":[", Quoted(optimal), "]",
+      ",\"all_optimal\":", r.all_optimal_known ? "true" : "false", ",\"pv\":\"",
+      absl::StrJoin(pv, " "),
+      "\",\"seconds\":", absl::StrFormat("%.3f", r.seconds),
+      ",\"nodes\":", r.nodes, "}");
+}
+
+// Solves every position string of a file (one a line), printing the share
+// proven.
+int SolveFile(const BenchOptions& o) {
+  std::ifstream in(o.positions);
+  if (!in) throw po::error("cannot read " + o.positions);
+  Tally all;
+  for (std::string line; std::getline(in, line);) {
+    absl::StatusOr<Position> pos = ParsePosition(line);
+    if (!pos.ok()) throw po::error(std::string(pos.status().message()));
+    SolverLimits limits;
+    limits.seconds = o.seconds;
+    limits.cpu_time = o.cpu_time;
+    limits.hash_mb = o.hash_mb;
+    const SolveResult r = Solve(*pos, limits);
+    all.Add(r);
+    std::cout << Summary(*pos, r) << "\n";
+  }
+  std::cout << all.Row("all") << "\n";
+  return 0;
+}
+
+int Run(const BenchOptions& o) {
+  if (!o.position.empty()) return SolveOne(o);
+  if (!o.positions.empty()) return SolveFile(o);
+  std::ofstream out;
+  if (!o.out.empty()) {
+    out.open(o.out);
+    if (!out) throw po::error("cannot write " + o.out);
+  }
+  std::map<std::string, Tally> by_variant;
+  std::map<int, Tally> by_distance;
+  Tally all;
+  const std::vector<std::string> names = absl::StrSplit(o.variants, ',');
+  for (const std::string& name : names) {
+    const Rules rules = VariantRules(name);
+    for (int g = 0; g < o.games; ++g) {
+      const uint64_t seed = o.seed * 1000003 + g;
+      const std::vector<Position> line = SelfPlay(rules, o, seed);
+      for (int back = o.min_back; back <= o.max_back; ++back) {
+        if (back >= static_cast<int>(line.size())) break;
+        const Position& pos = line[line.size() - 1 - back];
+        if (pos.in_setup()) break;
+        SolverLimits limits;
+        limits.seconds = o.seconds;
+        limits.cpu_time = o.cpu_time;
+        limits.hash_mb = o.hash_mb;
+        const SolveResult r = Solve(pos, limits);
+        by_variant[name].Add(r);
+        by_distance[back].Add(r);
+        all.Add(r);
+        if (out) out << JsonLine(name, seed, back, pos, r) << "\n";
+      }
+    }
+  }
+  std::cout << absl::StrFormat("%-18s %5s %6s  %6s  %8s\n", "", "pos", "proven",
+                               "share", "mean");
+  for (const auto& [name, t] : by_variant) std::cout << t.Row(name) << "\n";
+  for (const auto& [back, t] : by_distance) {
+    std::cout << t.Row(absl::StrCat(back, " plies to end")) << "\n";
+  }
+  std::cout << all.Row("all") << "\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace wallgo::search
+
+int main(int argc, char** argv) {
+  if (wallgo::AnsweredVersion(argc, argv, "solver_bench", std::cout)) return 0;
+  namespace po = boost::program_options;
+  wallgo::search::BenchOptions o;
+  po::options_description desc("solver_bench options");
+  desc.add_options()("help", "this help")(
+      "games", po::value(&o.games)->default_value(o.games),
+      "self-play games per variant")(
+      "variants", po::value(&o.variants)->default_value(o.variants),
+      "comma-separated: 2p, 2p-empty, 2p-mobile, 2p-wall-limit-20, 3p, 4p")(
+      "level", po::value(&o.level)->default_value(o.level),
+      "the self-play level (5-7 randomise their moves)")(
+      "seconds", po::value(&o.seconds)->default_value(o.seconds),
+      "the solver's time per position")(
+      "cpu-time", po::bool_switch(&o.cpu_time),
+      "count --seconds in CPU time (a shared machine)")(
+      "min-back", po::value(&o.min_back)->default_value(o.min_back),
+      "fewest plies before the end sampled")(
+      "max-back", po::value(&o.max_back)->default_value(o.max_back),
+      "most plies before the end sampled")(
+      "seed", po::value(&o.seed)->default_value(o.seed), "the games' seed")(
+      "hash", po::value(&o.hash_mb)->default_value(o.hash_mb),
+      "MiB for the solver's table and the self-play search")(
+      "out", po::value(&o.out), "write every position as a JSON line here")(
+      "positions", po::value(&o.positions),
+      "solve the position strings of this file (one a line) instead")(
+      "position", po::value(&o.position),
+      "solve this position string instead, printing each iteration");
+  try {
+    if (!wallgo::search::ParseFlags(desc, argc, argv)) return 0;
+    return wallgo::search::Run(o);
+  } catch (const po::error& e) {
+    std::cerr << "solver_bench: " << e.what() << "\n";
+    return 2;
+  }
+}
