@@ -109,9 +109,9 @@ inline SearchOptions ClassicProfile() {
 }
 // Self-play data (wallgo-net generate): one thread, 32 MB (many games at
 // once), no move time (a visit budget a move), the classic evaluation
-// unless a network is given; the shortlist and policy weight stay the
-// engine's, so that the policy is trained on the visits of the search it
-// drives.
+// (--eval picks net or hybrid, with a network); the shortlist and policy
+// weight stay the engine's, so that the policy is trained on the visits of
+// the search it drives.
 inline SearchOptions SelfPlayProfile() {
   SearchOptions options;
   options.threads = 1;

@@ -379,6 +379,13 @@ int main(int argc, char** argv) {
     return 1;
   }
   m.rules = *rules;
+  try {  // the sides' options, checked before any game
+    for (const auto* side : {&m.a, &m.b})
+      WithSideOptions(ClassicProfile(), *side);
+  } catch (const po::error& e) {
+    std::cerr << "wallgo-selfplay: " << e.what() << "\n";
+    return 1;
+  }
   o.threads = m.threads;
   o.hash_mb = m.hash_mb;
   o.seed = m.seed;
