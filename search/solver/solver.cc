@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/movegen.h"
+#include "engine/outcome.h"
 #include "engine/regions.h"
 #include "search/solver/solver_table.h"
 
@@ -18,16 +19,10 @@ PlayerValue PlayerValue::FromUtility(int utility) {
 
 std::array<int, kMaxPlayers> FinishedUtilities(const Position& pos) {
   const Result result = ComputeResult(pos);
-  const int players = pos.num_players();
   const int share12 = 12 / std::max(1, std::popcount(result.winners));
   std::array<int, kMaxPlayers> utility{};
-  for (int p = 0; p < players; ++p) {
-    int best_other = -1;
-    for (int q = 0; q < players; ++q) {
-      if (q != p) best_other = std::max(best_other, result.sheet.score[q]);
-    }
-    const int margin = result.sheet.score[p] - best_other;
-    utility[p] = ((result.winners >> p & 1) ? 100 * share12 : 0) + margin;
+  for (int p = 0; p < pos.num_players(); ++p) {
+    utility[p] = (result.won(p) ? 100 * share12 : 0) + result.margin(p);
   }
   return utility;
 }
