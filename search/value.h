@@ -1,8 +1,9 @@
 // What a node is worth to each player: a win probability (sole win = 1,
 // shared draw = 1/k) and an expected score margin (own cells minus the best
-// other player's). Every player maximises its own utility, which is the win
-// probability with the margin as a small tie-breaker, so that among sure
-// wins the bigger margin is preferred.
+// other player's). Every player maximises its own utility: the win
+// probability, plus the margin at a weight that is small in a close game
+// and grows as the result becomes sure, so that a won game is played for
+// its margin (docs/search.md, "Won games stay won").
 #pragma once
 
 #include <array>
@@ -12,11 +13,25 @@
 
 namespace wallgo::search {
 
-inline constexpr float kMarginWeight = 0.25f;  // utility of a 49-cell margin
+// The utility of a 49-cell margin in an even game...
+inline constexpr float kMarginWeight = 0.25f;
+// ...and what is added to it, times (2 win - 1)^4, as the win rate nears 1
+// or 0. When every move wins, the win rate no longer tells them apart and
+// the margin must, by more than the exploration's noise: 2 points are then
+// worth 0.09 of a win, not 0.01. The fourth power keeps close games as they
+// were (at a win rate of 0.7 the weight is 0.30). Both players' weights are
+// alike (the power is even), so two players' utilities still sum to one.
+inline constexpr float kSureMarginWeight = 2.0f;
+
+// The margin's weight in the utility at win probability `win`.
+constexpr float MarginWeight(float win) {
+  const float sure = 2 * win - 1;
+  return kMarginWeight + kSureMarginWeight * (sure * sure * sure * sure);
+}
 
 // A player's utility from its win probability and score margin.
 constexpr float UtilityOf(float win, float margin) {
-  return win + kMarginWeight * margin / 49.0f;
+  return win + MarginWeight(win) * margin / 49.0f;
 }
 
 struct Value {
