@@ -15,18 +15,22 @@ namespace wallgo::search {
 
 // The utility of a 49-cell margin in an even game...
 inline constexpr float kMarginWeight = 0.25f;
-// ...and what is added to it, times (2 win - 1)^4, as the win rate nears 1
+// ...and what is added to it, times (2 win - 1)^16, as the win rate nears 1
 // or 0. When every move wins, the win rate no longer tells them apart and
-// the margin must, by more than the exploration's noise: 2 points are then
-// worth 0.09 of a win, not 0.01. The fourth power keeps close games as they
-// were (at a win rate of 0.7 the weight is 0.30). Both players' weights are
-// alike (the power is even), so two players' utilities still sum to one.
+// the margin must, by more than the exploration's noise: at a win rate of
+// 0.99, 2 points are now worth 0.07 of a win, not 0.01. The 16th power
+// keeps games that are not yet decided as they were (at 0.9 the weight is
+// 0.31, at 0.95 0.62), where a player behind must play for the win, not
+// for a smaller loss. Both players' weights are alike (the power is even),
+// so two players' utilities still sum to one.
 inline constexpr float kSureMarginWeight = 2.0f;
 
 // The margin's weight in the utility at win probability `win`.
 constexpr float MarginWeight(float win) {
   const float sure = 2 * win - 1;
-  return kMarginWeight + kSureMarginWeight * (sure * sure * sure * sure);
+  const float sure4 = (sure * sure) * (sure * sure);
+  const float sure16 = (sure4 * sure4) * (sure4 * sure4);
+  return kMarginWeight + kSureMarginWeight * sure16;
 }
 
 // A player's utility from its win probability and score margin.
