@@ -38,6 +38,15 @@ constexpr float UtilityOf(float win, float margin) {
   return win + MarginWeight(win) * margin / 49.0f;
 }
 
+// The same with the margin at its even-game weight at any win rate: what
+// the classic priors rank moves by (a softmax at a temperature tuned on
+// it). Their static win rates come near 0 or 1 long before the game is
+// decided, and the search's weight there made the priors follow the
+// estimated margins instead of the chances.
+constexpr float StaticUtilityOf(float win, float margin) {
+  return win + kMarginWeight * margin / 49.0f;
+}
+
 struct Value {
   std::array<float, kMaxPlayers> win{};
   std::array<float, kMaxPlayers> margin{};

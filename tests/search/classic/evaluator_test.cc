@@ -118,8 +118,9 @@ TEST(ClassicEvaluatorTest, ChildEvalPriorsAreThoseOfEachChildPlayed) {
       for (const Move m : p.moves) {
         Position child = pos;
         child.Play(m);
-        utility.push_back(ValueOf(Evaluate(child), pos.num_players())
-                              .Utility(Index(pos.to_move())));
+        const Value v = ValueOf(Evaluate(child), pos.num_players());
+        const int mover = Index(pos.to_move());
+        utility.push_back(StaticUtilityOf(v.win[mover], v.margin[mover]));
       }
       const float best = *std::max_element(utility.begin(), utility.end());
       std::vector<float> expected;
