@@ -16,7 +16,7 @@ namespace {
 
 float ChildUtility(const Position& pos, Move move) {
   const ChildOutlook child = EvaluateChildSlowly(pos, move);
-  return StaticUtilityOf(child.win, child.margin);
+  return UtilityOf(child.win, child.margin);
 }
 
 // Moves of one stone to one cell (or one placement) share a group.
@@ -78,7 +78,7 @@ void ClassicEvaluator::ChildUtilities(const Position& pos,
     std::array<ChildOutlook, MoveList::kCapacity> children;
     EvaluateChildren(pos, moves, std::span(children.data(), moves.size()));
     for (int i = 0; i < count; ++i) {
-      utility[i] = StaticUtilityOf(children[i].win, children[i].margin);
+      utility[i] = UtilityOf(children[i].win, children[i].margin);
     }
     return;
   }

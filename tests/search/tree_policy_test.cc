@@ -405,42 +405,6 @@ TEST_F(TreePolicyTest, AnUntriedEdgeKeepsTheParentUndecided) {
   EXPECT_EQ(graph_.node(root).proof.load(), Proof::kNone);
 }
 
-// Once every move wins (0.99 each here), the win rate no longer tells them
-// apart and the margin must: the prior favours a move 4 points short of
-// the best, as in the won games the engine drew by walling, and within a
-// few hundred playouts the search must still visit the best one most. With
-// the margin weighing the same at any win rate (0.25 of a win for 49
-// points), the favoured move kept the most visits.
-TEST_F(TreePolicyTest, AmongWonMovesTheBiggerMarginGetsTheVisits) {
-  const NodeId root = Add(0, TwoPlayer(0.99f, 15));
-  const std::vector<float> margins = {15, 19, 14, 13};
-  const std::vector<float> priors = {0.6f, 0.2f, 0.1f, 0.1f};
-  std::vector<NodeId> children;
-  for (float m : margins) children.push_back(Add(1, TwoPlayer(0.99f, m)));
-  Expand(root, children);
-  for (int i = 0; i < 4; ++i) EdgeOf(root, i).prior = priors[i];
-  for (int playout = 0; playout < 400; ++playout) {
-    const int i = SelectEdge(graph_, graph_.node(root), 1.4);
-    Backup(graph_, {PathStep{root, i}}, kPlayers);
-  }
-  std::vector<int32_t> visits;
-  for (int i = 0; i < 4; ++i) visits.push_back(EdgeOf(root, i).visits.load());
-  EXPECT_EQ(std::max_element(visits.begin(), visits.end()) - visits.begin(), 1)
-      << visits[0] << " " << visits[1] << " " << visits[2] << " " << visits[3];
-}
-
-// In a close game the margin only breaks ties, as before: 0.25 of a win
-// for a 49-point margin. Near a sure result it weighs several times more.
-TEST(UtilityTest, TheMarginWeighsMoreOnlyNearASureResult) {
-  EXPECT_NEAR(UtilityOf(0.5f, 10) - UtilityOf(0.5f, 0), 0.25f * 10 / 49, 1e-6);
-  const float sure_gain = UtilityOf(0.99f, 12) - UtilityOf(0.99f, 10);
-  EXPECT_GT(sure_gain, 4 * (0.25f * 2 / 49));
-  // Zero-sum between two players: what one gains the other loses.
-  EXPECT_NEAR(UtilityOf(0.99f, 12) + UtilityOf(0.01f, -12), 1.0f, 1e-6);
-  // A surer win is always worth more at the same margin.
-  EXPECT_GT(UtilityOf(0.99f, 12), UtilityOf(0.95f, 12));
-}
-
 // A root with six children, two visits each, its value recomputed: wide
 // enough for AddVisit's incremental step (weight 13 is no multiple of 8).
 class WideNodeTest : public TreePolicyTest {

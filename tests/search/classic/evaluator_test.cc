@@ -118,9 +118,8 @@ TEST(ClassicEvaluatorTest, ChildEvalPriorsAreThoseOfEachChildPlayed) {
       for (const Move m : p.moves) {
         Position child = pos;
         child.Play(m);
-        const Value v = ValueOf(Evaluate(child), pos.num_players());
-        const int mover = Index(pos.to_move());
-        utility.push_back(StaticUtilityOf(v.win[mover], v.margin[mover]));
+        utility.push_back(ValueOf(Evaluate(child), pos.num_players())
+                              .Utility(Index(pos.to_move())));
       }
       const float best = *std::max_element(utility.begin(), utility.end());
       std::vector<float> expected;
