@@ -145,7 +145,7 @@ class MctsSearcher::Run {
  public:
   Run(Graph& graph, const MctsConfig& config, const Evaluator& evaluator,
       const Position& root_pos, int64_t visit_limit, int threads,
-      const Limits& limits)
+      const Limits& limits, float virtual_loss)
       : graph_(graph),
         config_(config),
         evaluator_(evaluator),
@@ -156,6 +156,7 @@ class MctsSearcher::Run {
         defer_from_(threads > 1 ? config.deferred_visits_per_thread * threads
                                 : 0),
         deferred_batch_(std::max(1, config.deferred_batch)),
+        virtual_loss_(virtual_loss),
         all_moves_(limits.all_moves),
         gate_(std::max(1, threads)),
         counters_(std::max(1, threads)),
@@ -534,9 +535,9 @@ class MctsSearcher::Run {
       }
       // The root is every thread's: its edges' visits are what the search
       // answers, and deferral already spares its lines.
-      const PathStep step =
-          SelectStep(graph_, id, c_puct_, defer_from_, &t.pending,
-                     t.path.empty() ? ThreadAffinity{} : t.affinity);
+      const PathStep step = SelectStep(
+          graph_, id, c_puct_, defer_from_, &t.pending,
+          t.path.empty() ? ThreadAffinity{} : t.affinity, virtual_loss_);
       Edge& e = graph_.edge(n, step.edge);
       pos.Play(e.move);
       NodeId child = e.child.load(std::memory_order_acquire);
@@ -609,6 +610,7 @@ class MctsSearcher::Run {
   const int64_t visit_limit_;
   const int32_t defer_from_;  // SelectStep's; 0 with one thread
   const int deferred_batch_;
+  const float virtual_loss_;  // SelectStep's weight of pending visits
   const bool all_moves_;
   std::atomic<NodeId> root_{kNoNode};
   Gate gate_;
@@ -754,7 +756,7 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
   ReuseOrClear(*graph_, pos, plan.soft_s, config_.recycle_keep_share);
   const int threads = std::max(1, options_.threads);
   Run run(*graph_, config_, *evaluator_, pos, VisitLimit(options_, config_),
-          threads, limits);
+          threads, limits, static_cast<float>(options_.virtual_loss));
   ThreadState main_state;
   if (!run.PrepareRoot(main_state)) {
     graph_->Clear();  // not even the root fits next to the kept graph

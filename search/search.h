@@ -72,6 +72,10 @@ struct SearchOptions {
   // 4 (a network trained on their games: --weights-multi).
   std::shared_ptr<const Evaluator> net;
   std::shared_ptr<const Evaluator> net_multi;
+  // Threads' search: the weight of a descent in flight as a loss in its
+  // edge's value (tree_policy.h, kFullVirtualLoss); it counts as a visit in
+  // the exploration term whatever the weight. One thread has none in flight.
+  double virtual_loss = 1.0;
 };
 
 // The GTP clock of the side to move, as time_settings/time_left describe it.
