@@ -28,7 +28,8 @@ is the referee's own "pair Elo".
 
   tools/bench/thread_quality.py --bin build/bin --results DIR \\
       --threads 16 --playouts 1600 --players 2 --games 400
-  tools/bench/thread_quality.py --results DIR --report-only --plot OUT.png
+  tools/bench/thread_quality.py --results DIR --label new --report-only \\
+      --also old=OLD_DIR --plot OUT.png
 """
 
 import argparse
@@ -81,12 +82,25 @@ def parse_args(argv):
                    help="more options for both engines, e.g. '--hash 64'")
     p.add_argument("--report-only", action="store_true",
                    help="play nothing: the table (and plot) of what is there")
+    p.add_argument("--label", help="the build's name in the table and plot "
+                   "(default: the results folder's name)")
+    p.add_argument("--also", action="append", default=[],
+                   metavar="LABEL=DIR",
+                   help="another build's results folder beside this one in "
+                   "the table and plot (repeatable)")
     p.add_argument("--plot", help="PNG to draw the table into")
     args = p.parse_args(argv)
     if args.games < 1 or args.chunk < 1 or args.concurrency < 1:
         p.error("--games, --chunk and --concurrency must be positive")
     if max(args.players) > 4 or min(args.players) < 2:
         p.error("--players: 2, 3 or 4")
+    label = args.label or os.path.basename(os.path.normpath(args.results))
+    args.folders = [(label, args.results)]
+    for item in args.also:
+        name, _, folder = item.partition("=")
+        if not name or not folder:
+            p.error(f"--also takes LABEL=DIR, not {item!r}")
+        args.folders.append((name, folder))
     return args
 
 
@@ -258,7 +272,7 @@ def summarise(folder, identity):
     return row
 
 
-def collect(results):
+def collect(label, results):
     rows = []
     for name in sorted(os.listdir(results)):
         path = os.path.join(results, name, "match.json")
@@ -268,8 +282,7 @@ def collect(results):
             identity = json.load(f)
         row = summarise(os.path.join(results, name), identity)
         if row is not None:
-            rows.append(row)
-    rows.sort(key=lambda r: (r["players"], r["playouts"], r["threads"]))
+            rows.append(dict(row, build=label))
     return rows
 
 
@@ -280,11 +293,13 @@ def signed(x):
 
 
 def print_table(rows):
-    print("threads playouts players  games  W-L-D (pairs with 3-4 players)"
-          "  score     Elo  95% interval")
+    width = max(5, *(len(r["build"]) for r in rows))
+    print(f"{'build':{width}s} threads playouts players  games  W-L-D (pairs "
+          "with 3-4 players)  score     Elo  95% interval")
     for r in rows:
         wld = f"{r['wins']}-{r['losses']}-{r['draws']}"
-        print(f"{r['threads']:7d} {r['playouts']:8d} {r['players']:7d} "
+        print(f"{r['build']:{width}s} {r['threads']:7d} {r['playouts']:8d} "
+              f"{r['players']:7d} "
               f"{r['games']:6d}  {wld:32s} {r['score']:6.3f} "
               f"{signed(r['elo']):>7s}  [{signed(r['low'])}, "
               f"{signed(r['high'])}]")
@@ -295,10 +310,12 @@ def plot(rows, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    series = sorted({(r["playouts"], r["players"]) for r in rows})
+    series = list(dict.fromkeys((r["build"], r["playouts"], r["players"])
+                                for r in rows))
     width = 0.04 * (len(series) - 1)
-    for i, (v, p) in enumerate(series):
-        points = [r for r in rows if (r["playouts"], r["players"]) == (v, p)]
+    for i, (b, v, p) in enumerate(series):
+        points = [r for r in rows
+                  if (r["build"], r["playouts"], r["players"]) == (b, v, p)]
         # Spread the series a little sideways so their bars do not overlap.
         shift = 2 ** ((i - (len(series) - 1) / 2) * 0.08 if width else 0)
         x = [r["threads"] * shift for r in points]
@@ -312,11 +329,12 @@ def plot(rows, path):
                     yerr=[[a for a, f in zip(low, finite) if f],
                           [a for a, f in zip(high, finite) if f]],
                     marker="o", capsize=3,
-                    label=f"{v} playouts, {p} players")
+                    label=f"{b}: {v} playouts, {p} players")
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xscale("log", base=2)
     ticks = sorted({r["threads"] for r in rows})
     ax.set_xticks(ticks, [str(t) for t in ticks])
+    ax.set_xlim(ticks[0] / 1.5, ticks[-1] * 1.5)
     ax.set_xlabel("threads (against one thread at the same playouts)")
     ax.set_ylabel("Elo of N threads (95% interval)")
     ax.set_title("Many threads against one at equal playouts")
@@ -336,11 +354,14 @@ def main(argv):
             if not os.access(os.path.join(args.bin, tool), os.X_OK):
                 sys.exit(f"thread_quality.py: no {args.bin}/{tool}")
         play(args)
-    if not os.path.isdir(args.results):
-        sys.exit(f"thread_quality.py: no results folder {args.results}")
-    rows = collect(args.results)
+    rows = []
+    for label, folder in args.folders:
+        if not os.path.isdir(folder):
+            sys.exit(f"thread_quality.py: no results folder {folder}")
+        rows += collect(label, folder)
     if not rows:
         sys.exit(f"thread_quality.py: no whole game sets in {args.results}")
+    rows.sort(key=lambda r: (r["players"], r["playouts"], r["threads"]))
     print_table(rows)
     if args.plot:
         plot(rows, args.plot)

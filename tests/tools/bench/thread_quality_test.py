@@ -37,7 +37,7 @@ def run(bin_dir, results, *extra, expect_ok=True):
 def table_rows(output):
     rows = {}
     for line in output.splitlines():
-        m = re.match(r"\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)-(\d+)-(\d+)"
+        m = re.match(r"results\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)-(\d+)-(\d+)"
                      r"\s+([\d.]+)\s+(\S+)\s+\[(\S+), (\S+)\]", line)
         if m:
             t, v, p, games, w, l, d = map(int, m.groups()[:7])
@@ -130,9 +130,16 @@ def main():
         if after[(2, 40, 2)]["games"] != 8 or after[(2, 40, 3)]["games"] != 6:
             fail(f"the table after the rerun:\n{again}")
 
-        # A finished match plays nothing more; another match is refused.
-        if " chunk " in run(bin_dir, results, "--report-only").stdout:
+        # A finished match plays nothing more; another build's folder
+        # joins the table under its label; another match is refused.
+        both = run(bin_dir, results, "--report-only", "--label", "new",
+                   "--also", f"old={results}").stdout
+        if " chunk " in both:
             fail("--report-only played games")
+        labels = re.findall(r"^(new|old) +2 +40 +([23]) ", both, re.M)
+        if sorted(labels) != [("new", "2"), ("new", "3"), ("old", "2"),
+                              ("old", "3")]:
+            fail(f"two builds in one table:\n{both}")
         other = run(bin_dir, results, "--seed", "9", expect_ok=False)
         if other.returncode == 0 or "holds another match" not in other.stderr:
             fail(f"another seed in the same folder: {other.stderr}")
