@@ -172,7 +172,7 @@ constexpr std::array<OptionSpec, 11> kOptions = {{
      .type = OptionType::kFloat,
      .min = 0,
      .max = 1,
-     .default_value = 1,
+     .default_value = 0,
      .help = "with several threads: weight of a descent in flight as a loss "
              "in its move's value (1 = a whole loss, 0 = none: it counts "
              "only as a visit)",

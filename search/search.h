@@ -75,7 +75,9 @@ struct SearchOptions {
   // Threads' search: the weight of a descent in flight as a loss in its
   // edge's value (tree_policy.h, kFullVirtualLoss); it counts as a visit in
   // the exploration term whatever the weight. One thread has none in flight.
-  double virtual_loss = 1.0;
+  // 0 (WU-UCT's rule): whole losses cost 16 threads about 40 Elo against
+  // one at 1,600 playouts (docs/search.md, "Threads: equal playouts").
+  double virtual_loss = 0.0;
 };
 
 // The GTP clock of the side to move, as time_settings/time_left describe it.
