@@ -1,8 +1,8 @@
 // The engine's named options (threads, visits, movetime, hash, seed, level,
-// eval, shortlist, setup_priors, policy_weight, virtual_loss): one table shared by the GTP
-// commands set_option/get_option/list_options and by the command line, so
-// both accept exactly the same names and ranges. Each option is one row of
-// that table (options.cc): its name, type, range, default and field.
+// eval, shortlist, setup_priors, policy_weight, virtual_loss): one table shared
+// by the GTP commands set_option/get_option/list_options and by the command
+// line, so both accept exactly the same names and ranges. Each option is one
+// row of that table (options.cc): its name, type, range, default and field.
 #pragma once
 
 #include <span>
