@@ -150,16 +150,19 @@ def read_records(path):
 
 
 # Stops the referee (which keeps its whole games) when this script is told
-# to stop, so that no match goes on playing unwatched.
+# to stop, so that no match goes on playing unwatched. The handler only
+# passes the signal on: the wait in play() (which a wait here would
+# deadlock) sees the referee end, and the script then exits.
 class Child:
     proc = None
+    stopped_by = 0
 
     @classmethod
     def stop(cls, signum, _frame):
-        if cls.proc is not None and cls.proc.poll() is None:
-            cls.proc.send_signal(signal.SIGTERM)
-            cls.proc.wait()
-        sys.exit(128 + signum)
+        cls.stopped_by = signum
+        if cls.proc is None:
+            sys.exit(128 + signum)
+        cls.proc.send_signal(signal.SIGTERM)
 
 
 def check_identity(folder, identity):
@@ -206,6 +209,9 @@ def play(args):
                                               stderr=subprocess.STDOUT)
                 rc = Child.proc.wait()
                 Child.proc = None
+            if Child.stopped_by:
+                print(f"stopped: {records} keeps its whole games", flush=True)
+                sys.exit(128 + Child.stopped_by)
             if rc != 0:
                 sys.exit(f"thread_quality.py: the referee failed ({rc}) on "
                          f"{records}; see {records}.log")

@@ -3,16 +3,19 @@
 referee plays the games with the built engine, and the test checks the plan
 printed before them, the table against the referee's own report, the plot,
 and resuming after a kill (a cut record and a lost chunk are played again,
-nothing else is).
+nothing else is), and a stop (SIGTERM) in the middle of a chunk.
 
   thread_quality_test.py BIN_DIR
 """
 
+import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                       "../../../tools/bench/thread_quality.py")
@@ -75,6 +78,51 @@ def check_against_referee(bin_dir, folder, row):
         a, b = float(mine), float(theirs.rstrip(","))
         if not (a == b or abs(a - b) <= 0.11):  # infinities must be equal
             fail(f"Elo {mine} against the referee's {theirs}")
+
+
+def processes_naming(text):
+    """Ids of the processes whose command line holds `text`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if text.encode() in f.read():
+                    found.append(pid)
+        except OSError:
+            pass  # gone meanwhile
+    return found
+
+
+def check_stop(bin_dir, results):
+    """SIGTERM in the middle of a chunk: the script ends at once with
+    128 + 15, its referee and engines with it, and the chunk keeps whole
+    records only."""
+    cmd = ["/usr/bin/python3", SCRIPT, "--bin", bin_dir, "--results", results,
+           "--threads", "2", "--playouts", "40", "--players", "2",
+           "--games", "400", "--chunk", "400", "--nice", "0",
+           "--engine-args", "--hash 16"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    records = os.path.join(results, "t2-v40-p2", "chunk-000.jsonl")
+    deadline = time.time() + 120
+    while time.time() < deadline and (
+            not os.path.exists(records) or len(lines(records)) < 2):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    try:
+        out, _ = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail("the script did not stop within 20 s of SIGTERM")
+    if proc.returncode != 128 + signal.SIGTERM:
+        fail(f"stopped with status {proc.returncode}:\n{out}")
+    time.sleep(0.5)  # the engines' last exit
+    if processes_naming(results):
+        fail("the referee or its engines outlived the script")
+    kept = lines(records)
+    if not 2 <= len(kept) < 400:
+        fail(f"{len(kept)} records after the stop")
+    for line in kept:
+        json.loads(line)  # whole records only
 
 
 def main():
@@ -143,7 +191,9 @@ def main():
         other = run(bin_dir, results, "--seed", "9", expect_ok=False)
         if other.returncode == 0 or "holds another match" not in other.stderr:
             fail(f"another seed in the same folder: {other.stderr}")
-    print("thread_quality.py: plan, table, plot and resume all as expected")
+        check_stop(bin_dir, os.path.join(work, "stopped"))
+    print("thread_quality.py: plan, table, plot, resume and stop all as "
+          "expected")
 
 
 if __name__ == "__main__":
