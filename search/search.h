@@ -75,8 +75,9 @@ struct SearchOptions {
   // Threads' search: the weight of a descent in flight as a loss in its
   // edge's value (tree_policy.h, kFullVirtualLoss); it counts as a visit in
   // the exploration term whatever the weight. One thread has none in flight.
-  // 0 (WU-UCT's rule): whole losses cost 16 threads about 40 Elo against
-  // one at 1,600 playouts (docs/search.md, "Threads: equal playouts").
+  // 0 (WU-UCT's rule): with whole losses 16 threads scored -23 Elo against
+  // one at 1,600 playouts, without them +1 (docs/search.md, "Threads: equal
+  // playouts").
   double virtual_loss = 0.0;
 };
 
