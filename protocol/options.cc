@@ -72,7 +72,7 @@ constexpr absl::Status (*kHashAvailable)(double) = nullptr;
 
 using search::SearchOptions;
 
-constexpr std::array<OptionSpec, 17> kOptions = {{
+constexpr std::array<OptionSpec, 18> kOptions = {{
     {.name = "threads",
      .type = OptionType::kInt,
      .min = 1,
@@ -215,6 +215,17 @@ constexpr std::array<OptionSpec, 17> kOptions = {{
      .get = Get<&SearchOptions::thread_affinity>,
      .set = Set<&SearchOptions::thread_affinity>,
      .hidden = true},
+    // The threads' selection rule (docs/search.md, "Threads: equal
+    // playouts"): a row of its own, apart from the rows above.
+    {.name = "virtual_loss",
+     .type = OptionType::kFloat,
+     .min = 0,
+     .max = 1,
+     .help = "with several threads: weight of a descent in flight as a loss "
+             "in its move's value (1 = a whole loss, 0 = none: it counts "
+             "only as a visit)",
+     .get = Get<&SearchOptions::virtual_loss>,
+     .set = Set<&SearchOptions::virtual_loss>},
 }};
 
 std::string FormatNumber(double value, const OptionSpec& spec) {

@@ -1,7 +1,7 @@
 // The engine's named options (threads, visits, movetime, hash, seed, level,
 // eval, shortlist, setup_priors, policy_weight, and the hidden tunables
 // cpuct, cpuct_hybrid, cpuct_multi, fpu_reduction, fpu_prior,
-// deferred_visits, thread_affinity): one table shared by the GTP
+// deferred_visits, thread_affinity; and virtual_loss): one table shared by the GTP
 // commands set_option/get_option/list_options and by the command line, so
 // both accept exactly the same names and ranges. Each option is one row of
 // that table (options.cc): its name, type, range and field; its default is

@@ -158,6 +158,7 @@ class MctsSearcher::Run {
         visit_limit_(visit_limit),
         defer_from_(threads > 1 ? options.deferred_visits * threads : 0),
         deferred_batch_(std::max(1, config.deferred_batch)),
+        virtual_loss_(static_cast<float>(options.virtual_loss)),
         all_moves_(limits.all_moves),
         gate_(std::max(1, threads)),
         counters_(std::max(1, threads)),
@@ -537,9 +538,9 @@ class MctsSearcher::Run {
       }
       // The root is every thread's: its edges' visits are what the search
       // answers, and deferral already spares its lines.
-      const PathStep step =
-          SelectStep(graph_, id, c_puct_, defer_from_, &t.pending,
-                     t.path.empty() ? ThreadAffinity{} : t.affinity);
+      const PathStep step = SelectStep(
+          graph_, id, c_puct_, defer_from_, &t.pending,
+          t.path.empty() ? ThreadAffinity{} : t.affinity, virtual_loss_);
       Edge& e = graph_.edge(n, step.edge);
       pos.Play(e.move);
       NodeId child = e.child.load(std::memory_order_acquire);
@@ -613,6 +614,7 @@ class MctsSearcher::Run {
   const int64_t visit_limit_;
   const int32_t defer_from_;  // SelectStep's; 0 with one thread
   const int deferred_batch_;
+  const float virtual_loss_;  // SelectStep's weight of pending visits
   const bool all_moves_;
   std::atomic<NodeId> root_{kNoNode};
   Gate gate_;

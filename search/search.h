@@ -89,6 +89,12 @@ struct SearchOptions {
   // 4 (a network trained on their games: --weights-multi).
   std::shared_ptr<const Evaluator> net;
   std::shared_ptr<const Evaluator> net_multi;
+  // Threads' search: the weight of a descent in flight as a loss in its
+  // edge's value (tree_policy.h, kFullVirtualLoss); it counts as a visit in
+  // the exploration term whatever the weight. One thread has none in flight.
+  // 0 is WU-UCT's rule, why and measured: docs/search.md, "Threads: equal
+  // playouts (virtual loss)".
+  double virtual_loss = 0.0;
 
   bool operator==(const SearchOptions&) const = default;
 };

@@ -110,7 +110,8 @@ int FirstLargest(const double* values, int count) {
 // thread's own edges.
 std::pair<int, int32_t> BestEdge(Graph& graph, NodeId id, Node& n,
                                  double c_puct, const PendingVisits* own,
-                                 const ThreadAffinity& affinity) {
+                                 const ThreadAffinity& affinity,
+                                 float virtual_loss) {
   const int count = EdgesToRead(n, true);
   // The edges are read once, into plain arrays, on which the scores are
   // then computed in vector registers (the divisions were most of the time).
@@ -121,9 +122,9 @@ std::pair<int, int32_t> BestEdge(Graph& graph, NodeId id, Node& n,
     const int32_t visits = e.visits.load(std::memory_order_relaxed);
     const int32_t pending = e.virtual_loss.load(std::memory_order_relaxed);
     q[i] = e.utility.load(std::memory_order_relaxed);
-    if (pending > 0) {
-      q[i] =
-          (q[i] * visits + pending * kVirtualLossUtility) / (visits + pending);
+    if (pending > 0 && virtual_loss > 0) {
+      const float lost = virtual_loss * static_cast<float>(pending);
+      q[i] = (q[i] * visits + lost * kVirtualLossUtility) / (visits + lost);
     }
     prior[i] = e.prior;
     tries[i] = visits + pending;
@@ -149,8 +150,10 @@ std::pair<int, int32_t> BestEdge(Graph& graph, NodeId id, Node& n,
 // edge has at least `defer_from` visits and pending (0: never).
 std::pair<int, bool> Choose(Graph& graph, NodeId id, Node& n, double c_puct,
                             int32_t defer_from, const PendingVisits* own,
-                            const ThreadAffinity& affinity) {
-  const auto [best, tries] = BestEdge(graph, id, n, c_puct, own, affinity);
+                            const ThreadAffinity& affinity,
+                            float virtual_loss) {
+  const auto [best, tries] =
+      BestEdge(graph, id, n, c_puct, own, affinity, virtual_loss);
   const bool deferred = defer_from > 0 && tries >= defer_from;
   if (!deferred) {
     graph.edge(n, best).virtual_loss.fetch_add(1, std::memory_order_relaxed);
@@ -162,13 +165,15 @@ std::pair<int, bool> Choose(Graph& graph, NodeId id, Node& n, double c_puct,
 }  // namespace
 
 int SelectEdge(Graph& graph, Node& n, double c_puct) {
-  return Choose(graph, kNoNode, n, c_puct, 0, nullptr, {}).first;
+  return Choose(graph, kNoNode, n, c_puct, 0, nullptr, {}, kFullVirtualLoss)
+      .first;
 }
 
 PathStep SelectStep(Graph& graph, NodeId id, double c_puct, int32_t defer_from,
-                    const PendingVisits* own, const ThreadAffinity& affinity) {
-  const auto [best, deferred] =
-      Choose(graph, id, graph.node(id), c_puct, defer_from, own, affinity);
+                    const PendingVisits* own, const ThreadAffinity& affinity,
+                    float virtual_loss) {
+  const auto [best, deferred] = Choose(graph, id, graph.node(id), c_puct,
+                                       defer_from, own, affinity, virtual_loss);
   return {id, best, deferred};
 }
 

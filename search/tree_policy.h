@@ -13,8 +13,13 @@
 namespace wallgo::search {
 
 // A pending (virtual) visit counts as a loss for the player choosing it, so
-// that concurrent threads spread over different lines.
+// that concurrent threads spread over different lines...
 inline constexpr float kVirtualLossUtility = 0.0f;
+// ...with this weight in the edge's value (each pending visit also counts in
+// the exploration term, as a visit, whatever the weight): 1, a whole loss
+// (the classic virtual loss); 0, none, the value left as it is (WU-UCT's
+// rule: in-flight descents count only as visits). SelectStep's default.
+inline constexpr float kFullVirtualLoss = 1.0f;
 
 // One step of a playout: `edge` of `node` was taken. A deferred step took
 // a busy edge without a virtual loss, and its visit is written later, in a
@@ -85,10 +90,12 @@ struct ThreadAffinity {
 // deferred visits not yet written (`own`, may be null) count as visits, so
 // that it does not keep choosing an edge as if it had not taken it.
 // `affinity` adds its bonus to the thread's own edges among those read
-// (the tried ones and the first untried).
+// (the tried ones and the first untried). `virtual_loss` weighs the pending
+// visits in the edges' values (kFullVirtualLoss).
 PathStep SelectStep(Graph& graph, NodeId id, double c_puct, int32_t defer_from,
                     const PendingVisits* own = nullptr,
-                    const ThreadAffinity& affinity = {});
+                    const ThreadAffinity& affinity = {},
+                    float virtual_loss = kFullVirtualLoss);
 
 // Recomputes n's value from its own evaluation U and its children's values,
 // weighted by edge visits: Q = (U + sum N*Q_child) / (1 + sum N) (KataGo's

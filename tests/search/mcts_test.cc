@@ -553,19 +553,55 @@ TEST(MctsTest, OneThreadSearchesAlikeWithAnyDeferralOrAffinity) {
   }
 }
 
+// Sixteen threads (more than this machine's cores: the descents in flight
+// are what counts) with the default selection and with whole virtual
+// losses, in a graph that fills up and one that does not: every playout
+// counted, no virtual loss left.
+TEST(MctsThreadedTest, ThreadedSixteenThreadsCountEveryPlayout) {
+  for (double virtual_loss : {SearchOptions{}.virtual_loss, 1.0}) {
+    for (int hash_mb : {16, 1}) {
+      SearchOptions options = Options(12000, 16, hash_mb);
+      options.virtual_loss = virtual_loss;
+      MctsSearcher searcher(options);
+      ExpectAWholeThreadedSearch(searcher, /*must_recycle=*/hash_mb == 1);
+    }
+  }
+}
+
+// One thread has no descent in flight but its own: its search is the same
+// whatever weight the virtual loss has (and so is the bench signature).
+TEST(MctsTest, OneThreadSearchesAlikeWithAnyVirtualLoss) {
+  const Position pos = BenchStart(BenchPositions()[6]);
+  SearchOptions none = Options(3000), whole = Options(3000);
+  none.virtual_loss = 0;
+  whole.virtual_loss = 1;
+  MctsSearcher a(none), b(whole);
+  const SearchResult ra = a.Search(pos, Limits{}, nullptr, 0);
+  const SearchResult rb = b.Search(pos, Limits{}, nullptr, 0);
+  EXPECT_EQ(a.last_nodes_visited(), b.last_nodes_visited());
+  ASSERT_EQ(ra.info.candidates.size(), rb.info.candidates.size());
+  for (size_t i = 0; i < ra.info.candidates.size(); ++i) {
+    EXPECT_EQ(ra.info.candidates[i].move, rb.info.candidates[i].move);
+    EXPECT_EQ(ra.info.candidates[i].visits, rb.info.candidates[i].visits);
+  }
+}
+
+// Endless analysis (`analyze`) at 2 and 16 threads runs until stopped.
 TEST(MctsThreadedTest, ThreadedInfiniteAnalysisStops) {
-  const Position pos = BenchStart(BenchPositions()[1]);
-  MctsSearcher searcher(Options(0, 2));
-  Limits limits;
-  limits.infinite = true;
-  std::thread stopper([&searcher] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    searcher.Stop();
-  });
-  const SearchResult r = searcher.Search(pos, limits, nullptr, 0);
-  stopper.join();
-  EXPECT_TRUE(Legal(pos, r.best));
-  EXPECT_GT(r.info.total_visits, 0);
+  for (int threads : {2, 16}) {
+    const Position pos = BenchStart(BenchPositions()[1]);
+    MctsSearcher searcher(Options(0, threads));
+    Limits limits;
+    limits.infinite = true;
+    std::thread stopper([&searcher] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      searcher.Stop();
+    });
+    const SearchResult r = searcher.Search(pos, limits, nullptr, 0);
+    stopper.join();
+    EXPECT_TRUE(Legal(pos, r.best)) << threads << " threads";
+    EXPECT_GT(r.info.total_visits, 0) << threads << " threads";
+  }
 }
 
 }  // namespace

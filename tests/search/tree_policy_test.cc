@@ -145,6 +145,27 @@ TEST_F(TreePolicyTest, AThreadsOwnDeferredVisitsCountInItsChoices) {
   EXPECT_EQ(SelectStep(graph_, root, 1.0, 10).edge, 0);
 }
 
+// Four descents in flight through the better edge (0.6 against 0.5, four
+// visits each): as whole losses they sink its value to 0.3 and send the
+// next thread to the other edge; weighed 0 they leave its value alone, and
+// count only as visits, which sends it there only when exploration weighs
+// enough (a large c_puct).
+TEST_F(TreePolicyTest, AVirtualLossWeighsInTheValueAsAsked) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  Expand(root, {Add(1, TwoPlayer(0.6f, 0)), Add(1, TwoPlayer(0.5f, 0))});
+  auto next = [&](double c_puct, float virtual_loss) {
+    for (int i = 0; i < 2; ++i) EdgeOf(root, i).visits.store(4);
+    EdgeOf(root, 0).virtual_loss.store(4);
+    EdgeOf(root, 1).virtual_loss.store(0);
+    return SelectStep(graph_, root, c_puct, 0, nullptr, {}, virtual_loss).edge;
+  };
+  EXPECT_EQ(next(0.1, kFullVirtualLoss), 1);
+  EXPECT_EQ(next(0.1, 0.0f), 0);
+  EXPECT_EQ(next(1.0, 0.0f), 1);
+  // Half a loss each: 0.6 * 4 / (4 + 2) = 0.4, below the other's 0.5.
+  EXPECT_EQ(next(0.1, 0.5f), 1);
+}
+
 // Each edge of a node is exactly one thread's (AddBonus raising the same
 // edges as Prefers), any `threads` edges in a row are all different
 // threads', and the threads get about equal shares of the nodes' first

@@ -37,8 +37,6 @@
 namespace wallgo::train {
 
 using search::EvalKind;
-using search::kDefaultPolicyWeight;
-using search::kDefaultShortlist;
 using search::net::Network;
 using train_data::DataHeader;
 using train_data::DataRecord;
