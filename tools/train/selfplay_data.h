@@ -37,6 +37,8 @@
 namespace wallgo::train {
 
 using search::EvalKind;
+using search::SearchOptions;
+using search::SelfPlayProfile;
 using search::net::Network;
 using train_data::DataHeader;
 using train_data::DataRecord;
