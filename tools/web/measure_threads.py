@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "tools", "gui"))
 import serve  # noqa: E402
-from browser_test import start_chromium  # noqa: E402
+from browser_support import start_chromium  # noqa: E402
 
 # Starts `engines` workers with `threads` each, each plays `genmove red` from
 # the start, and resolves with each one's visits (from its log line).

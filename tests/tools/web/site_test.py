@@ -8,11 +8,10 @@ COOP/COEP headers or without them (as `python3 -m http.server` serves it).
   site_test.py TEST --site DIR --bin DIR --shots DIR
 
 The page is wallgo-gui's, so the GUI's browser tests' page driver
-(tests/tools/gui/browser_test.py: clicks like a person) drives it here too.
+(tests/tools/gui/browser_support.py: clicks like a person) drives it here too.
 Exits 77 (CTest: skipped), saying why, when the wasm build is missing.
 """
 import argparse
-import importlib.util
 import json
 import os
 import sys
@@ -25,17 +24,10 @@ from selenium.webdriver.support.ui import Select
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "tools", "web"))
 import serve  # noqa: E402  (tools/web/serve.py: the COOP/COEP static server)
+sys.path.insert(0, os.path.join(HERE, "..", "gui"))
+import browser_support as gui  # noqa: E402  (the GUI's browser tests' page driver)
 
 
-def load_gui_tests():
-    spec = importlib.util.spec_from_file_location(
-        "gui_browser_test", os.path.join(HERE, "..", "gui", "browser_test.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-gui = load_gui_tests()
 check, wait = gui.check, gui.wait
 
 
