@@ -232,6 +232,12 @@ def pair_points(game, players):
             points.append(0.0 if loser == many else 1.0)
             continue
         mine, theirs = game["scores"][many], game["scores"][colour]
+        if mine == theirs:
+            # Equal territory: the rules' tie-break (the largest region,
+            # docs/rules.md) as the record's winners state it, so that a
+            # 2-player row is the referee's own count.
+            winners = game.get("winners", [])
+            mine, theirs = many in winners, colour in winners
         points.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
     assert len(points) == players - 1
     return points
