@@ -7,7 +7,6 @@ site tools/web/build.sh made, served on loopback as site_test.py serves it.
 
 Exits 77 (CTest: skipped), saying why, when the wasm build is missing.
 """
-import argparse
 import gzip
 import json
 import os
@@ -462,18 +461,5 @@ def test_resources(args):
 TESTS = {name[5:]: f for name, f in globals().items() if name.startswith("test_")}
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("test", choices=sorted(TESTS))
-    parser.add_argument("--site", required=True, help="the site tools/web/build.sh made")
-    parser.add_argument("--bin", required=True, help="folder with the native wallgo")
-    parser.add_argument("--shots", required=True, help="folder for screenshots")
-    args = parser.parse_args()
-    if not os.path.exists(os.path.join(args.site, "wallgo-site.wasm")):
-        print(f"skipped: no wasm build in {args.site} (the web_build test makes it)")
-        return 77
-    return gui.run(TESTS[args.test], args)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(site_test.main(TESTS))

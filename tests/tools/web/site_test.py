@@ -377,9 +377,12 @@ def test_closed_tab(args):
 TESTS = {name[5:]: f for name, f in globals().items() if name.startswith("test_")}
 
 
-def main():
+def main(tests=None):
+    """The command line of a site test script: TEST --site --bin --shots.
+    phone_test.py runs its own tests through it."""
+    tests = TESTS if tests is None else tests
     parser = argparse.ArgumentParser()
-    parser.add_argument("test", choices=sorted(TESTS))
+    parser.add_argument("test", choices=sorted(tests))
     parser.add_argument("--site", required=True, help="the site tools/web/build.sh made")
     parser.add_argument("--bin", required=True, help="folder with the native wallgo")
     parser.add_argument("--shots", required=True, help="folder for screenshots")
@@ -387,7 +390,7 @@ def main():
     if not os.path.exists(os.path.join(args.site, "wallgo-site.wasm")):
         print(f"skipped: no wasm build in {args.site} (the web_build test makes it)")
         return 77
-    return gui.run(TESTS[args.test], args)
+    return gui.run(tests[args.test], args)
 
 
 if __name__ == "__main__":
