@@ -531,18 +531,12 @@ TEST(MctsThreadedTest, ThreadedDeferredVisitsAreAllCounted) {
   }
 }
 
-// One thread never defers a visit and prefers no edge: its search is the
-// same whatever the deferral and affinity settings (and so is the bench
-// signature).
-TEST(MctsTest, OneThreadSearchesAlikeWithAnyDeferralOrAffinity) {
+// Two one-thread searches of the bench's position 6, with `a_options` and
+// `b_options`, visit the same nodes and give the same candidates.
+void ExpectTheSameOneThreadSearch(const SearchOptions& a_options,
+                                  const SearchOptions& b_options) {
   const Position pos = BenchStart(BenchPositions()[6]);
-  SearchOptions deferring = Options(3000);
-  deferring.deferred_visits = 1;
-  deferring.thread_affinity = 0.5;
-  SearchOptions never = Options(3000);
-  never.deferred_visits = 0;
-  never.thread_affinity = 0;
-  MctsSearcher a(deferring), b(never);
+  MctsSearcher a(a_options), b(b_options);
   const SearchResult ra = a.Search(pos, Limits{}, nullptr, 0);
   const SearchResult rb = b.Search(pos, Limits{}, nullptr, 0);
   EXPECT_EQ(a.last_nodes_visited(), b.last_nodes_visited());
@@ -551,6 +545,19 @@ TEST(MctsTest, OneThreadSearchesAlikeWithAnyDeferralOrAffinity) {
     EXPECT_EQ(ra.info.candidates[i].move, rb.info.candidates[i].move);
     EXPECT_EQ(ra.info.candidates[i].visits, rb.info.candidates[i].visits);
   }
+}
+
+// One thread never defers a visit and prefers no edge: its search is the
+// same whatever the deferral and affinity settings (and so is the bench
+// signature).
+TEST(MctsTest, OneThreadSearchesAlikeWithAnyDeferralOrAffinity) {
+  SearchOptions deferring = Options(3000);
+  deferring.deferred_visits = 1;
+  deferring.thread_affinity = 0.5;
+  SearchOptions never = Options(3000);
+  never.deferred_visits = 0;
+  never.thread_affinity = 0;
+  ExpectTheSameOneThreadSearch(deferring, never);
 }
 
 // Sixteen threads (more than this machine's cores: the descents in flight
@@ -571,19 +578,10 @@ TEST(MctsThreadedTest, ThreadedSixteenThreadsCountEveryPlayout) {
 // One thread has no descent in flight but its own: its search is the same
 // whatever weight the virtual loss has (and so is the bench signature).
 TEST(MctsTest, OneThreadSearchesAlikeWithAnyVirtualLoss) {
-  const Position pos = BenchStart(BenchPositions()[6]);
   SearchOptions none = Options(3000), whole = Options(3000);
   none.virtual_loss = 0;
   whole.virtual_loss = 1;
-  MctsSearcher a(none), b(whole);
-  const SearchResult ra = a.Search(pos, Limits{}, nullptr, 0);
-  const SearchResult rb = b.Search(pos, Limits{}, nullptr, 0);
-  EXPECT_EQ(a.last_nodes_visited(), b.last_nodes_visited());
-  ASSERT_EQ(ra.info.candidates.size(), rb.info.candidates.size());
-  for (size_t i = 0; i < ra.info.candidates.size(); ++i) {
-    EXPECT_EQ(ra.info.candidates[i].move, rb.info.candidates[i].move);
-    EXPECT_EQ(ra.info.candidates[i].visits, rb.info.candidates[i].visits);
-  }
+  ExpectTheSameOneThreadSearch(none, whole);
 }
 
 // Endless analysis (`analyze`) at 2 and 16 threads runs until stopped.
