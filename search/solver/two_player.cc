@@ -349,15 +349,27 @@ SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
                            const SolveProgress& on_iteration) {
   Negamax search(table, budget, pos.to_move());
   SolveResult last;
+  bool use_reduced = budget.limits().settled_reduction, use_exact = true;
   for (int depth = 1; depth <= kMaxPly; ++depth) {
     // The reduced pair first; where its bounds do not meet, the unreduced
-    // pair, which starts from the reduced pair's bounds in the table.
+    // pair, which starts from the reduced pair's bounds in the table. Where
+    // one of the two pairs adds nothing to the other, the next iterations
+    // skip it, until every third one runs both again.
     Bounds bounds;
-    if (budget.limits().settled_reduction) {
-      Bound(pos, depth, true, search, table, bounds);
-    }
-    if (bounds.lower != bounds.upper && !budget.stopped()) {
+    if (use_reduced) Bound(pos, depth, true, search, table, bounds);
+    const Bounds reduced = bounds;
+    if (use_exact && bounds.lower != bounds.upper && !budget.stopped()) {
       Bound(pos, depth, false, search, table, bounds);
+      if (use_reduced && !budget.stopped()) {
+        const bool exact_adds =
+            bounds.lower > reduced.lower || bounds.upper < reduced.upper;
+        use_exact = exact_adds;
+        use_reduced = !exact_adds;
+      }
+    }
+    if (depth % 3 == 0) {
+      use_reduced = budget.limits().settled_reduction;
+      use_exact = true;
     }
     if (budget.stopped()) break;
     SolveResult r = ResultOf(pos, std::clamp(bounds.lower, -649, 649));
