@@ -53,6 +53,9 @@ struct SolverLimits {
   int hash_mb = 64;   // the transposition table's memory
   // Polled every few thousand nodes; true stops the search (unproven).
   std::function<bool()> should_stop;
+  // Two players: bound the value first with the settled-region reduction
+  // (docs/solver.md); false searches every move (for comparisons).
+  bool settled_reduction = true;
 };
 
 struct SolveResult;

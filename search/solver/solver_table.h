@@ -92,6 +92,7 @@ class Budget {
     return stopped_;
   }
   bool stopped() const { return stopped_; }
+  const SolverLimits& limits() const { return limits_; }
   int64_t nodes() const { return nodes_; }
   double Elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -125,6 +126,24 @@ class Budget {
 // Follows table moves from `pos` while they are legal and the game goes on.
 std::vector<Move> TableLine(const Table& table, const Position& pos, Move first,
                             int length);
+
+// Two players: the settled-region reduction of a bounding search
+// (settled.cc, docs/solver.md). With `restrict_mover`, the mover keeps a
+// few of its moves inside regions it owns (those that leave the region
+// whole): kRestricted when that dropped any. Otherwise all of them give way
+// to one pass (Move::Pass()): kPass, or kEnd when the opponent has no legal
+// turn, and the pass then ends the search at BoundedUtilities. `moves` are
+// the mover's legal moves. Any reduction makes the value only a bound.
+enum class Reduction { kNone, kRestricted, kPass, kEnd };
+Reduction ReduceSettledMoves(const Position& pos, bool restrict_mover,
+                             std::vector<Move>& moves);
+
+// The utilities of `pos` as if the game ended now, after `passer` passed
+// `passes` times instead of moving in regions it owns: its score falls by
+// the cells that many walls must have cut off its regions (with unlimited
+// walls; with a wall limit, by nothing).
+std::array<int, kMaxPlayers> BoundedUtilities(const Position& pos,
+                                              Colour passer, int passes);
 
 SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
                            const SolveProgress& on_iteration);

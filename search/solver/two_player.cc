@@ -4,9 +4,13 @@
 // lost for the root's mover (a lower bound on the true value), once with
 // every one won (an upper bound); equal bounds are the proven value. Only
 // bounds that are facts about the true value enter the table (see Store).
+// The bounding searches also reduce the moves inside settled regions
+// (settled.cc), which moves their values only in their bound's direction;
+// an iteration whose reduced bounds do not meet searches again unreduced.
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -33,18 +37,35 @@ class Negamax {
   Negamax(Table& table, Budget& budget, Colour root)
       : table_(table), budget_(budget), root_(root) {}
   void set_leaves(Leaves leaves) { leaves_ = leaves; }
+  void set_reduce(bool reduce) { reduce_ = reduce; }
 
-  // The value of `pos` for its mover within the window; exact inside it.
+  // The value of `pos` for its mover within the window; exact inside it
+  // when no horizon position and no reduced move list took part.
   int Value(const Position& pos, int alpha, int beta, int depth, int ply);
+  // Positions whose searched value is only a bound: horizon positions and
+  // positions whose moves were reduced.
   int64_t horizon_hits() const { return horizon_hits_; }
+  bool stopped() const { return budget_.stopped(); }
 
  private:
-  void Order(const Position& pos, const MoveList& moves, int depth, int ply,
-             Move table_move, std::vector<Move>& ordered);
+  void Order(const Position& pos, std::vector<Move>& moves, int depth, int ply,
+             Move table_move);
   void Store(uint64_t key, int best, int alpha_in, int beta_in, Move move,
              bool proven, bool below_true);
   // True when the horizon's value counts as a loss for `mover`: then the
   // values searched at its positions are at most the true ones.
+  // The value of `m`'s child for the mover (`reduction`: what the settled-
+  // region reduction did at `pos`).
+  int ChildValue(const Position& pos, Move m, Reduction reduction, int alpha,
+                 int beta, int depth, int ply);
+  // The player whose moves in its own regions give way to a pass: the one
+  // the horizon counts as a win for.
+  Colour Idealized() const {
+    return leaves_ == Leaves::kWon ? root_ : ColourAt(1 - Index(root_));
+  }
+  // The table's key: a position reached after passes also keys their count
+  // (its bounds hold for the search with that many passes behind it).
+  uint64_t Key(const Position& pos) const;
   bool HorizonLostFor(Colour mover) const {
     return (leaves_ == Leaves::kLost) == (mover == root_);
   }
@@ -57,6 +78,8 @@ class Negamax {
   Budget& budget_;
   const Colour root_;
   Leaves leaves_ = Leaves::kLost;
+  bool reduce_ = false;
+  int passes_ = 0;  // the idealized player's passes on the current line
   int64_t horizon_hits_ = 0;
   std::array<std::array<Move, 2>, kMaxPly + 1> killers_{};
   std::vector<int> history_ =
@@ -67,8 +90,8 @@ int Terminal(const Position& pos) {
   return FinishedUtilities(pos)[Index(pos.to_move())] - kDrawUtility;
 }
 
-void Negamax::Order(const Position& pos, const MoveList& moves, int depth,
-                    int ply, Move table_move, std::vector<Move>& ordered) {
+void Negamax::Order(const Position& pos, std::vector<Move>& moves, int depth,
+                    int ply, Move table_move) {
   std::vector<std::pair<float, Move>> keyed;
   keyed.reserve(moves.size());
   for (const Move& m : moves) {
@@ -96,8 +119,8 @@ void Negamax::Order(const Position& pos, const MoveList& moves, int depth,
   std::stable_sort(
       keyed.begin(), keyed.end(),
       [](const auto& a, const auto& b) { return a.first > b.first; });
-  ordered.clear();
-  for (const auto& [key, m] : keyed) ordered.push_back(m);
+  moves.clear();
+  for (const auto& [key, m] : keyed) moves.push_back(m);
 }
 
 // What a search's result says of the true value: with no horizon position
@@ -128,11 +151,44 @@ void Negamax::Store(uint64_t key, int best, int alpha_in, int beta_in,
   }
 }
 
+uint64_t Negamax::Key(const Position& pos) const {
+  uint64_t key = SolverKey(pos);
+  if (passes_ == 0) return key;
+  // splitmix64 of the passes and the passer.
+  uint64_t z = static_cast<uint64_t>(passes_ * 2 + Index(Idealized()) + 1) *
+               0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return key ^ z ^ (z >> 31);
+}
+
+int Negamax::ChildValue(const Position& pos, Move m, Reduction reduction,
+                        int alpha, int beta, int depth, int ply) {
+  const bool pass = m.kind == MoveKind::kPass;
+  if (pass && reduction == Reduction::kEnd) {
+    return BoundedUtilities(pos, pos.to_move(), passes_)[Index(pos.to_move())] -
+           kDrawUtility;
+  }
+  // Passes are counted only where they cost cells: unlimited walls.
+  const bool counted = pass && reduction == Reduction::kPass &&
+                       pos.rules().wall_limit == kUnlimitedWalls;
+  Position child = pos;
+  child.Play(m);
+  passes_ += counted;
+  const int v = -Value(child, -beta, -alpha, depth - 1, ply + 1);
+  passes_ -= counted;
+  return v;
+}
+
 int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
                    int ply) {
   if (budget_.Tick()) return 0;
-  if (IsGameOver(pos)) return Terminal(pos);
-  const uint64_t key = SolverKey(pos);
+  if (IsGameOver(pos)) {
+    if (passes_ == 0) return Terminal(pos);
+    return BoundedUtilities(pos, Idealized(), passes_)[Index(pos.to_move())] -
+           kDrawUtility;
+  }
+  const uint64_t key = Key(pos);
   Move table_move = kNoMove;
   if (const TableEntry* e = table_.Probe(key)) {
     table_move = e->move;
@@ -146,24 +202,29 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
     ++horizon_hits_;
     return HorizonLostFor(pos.to_move()) ? -kHorizonValue : kHorizonValue;
   }
-  MoveList moves;
-  GenerateMoves(pos, moves);
-  std::vector<Move> ordered;
-  Order(pos, moves, depth, ply, table_move, ordered);
+  MoveList legal;
+  GenerateMoves(pos, legal);
+  std::vector<Move> ordered(legal.begin(), legal.end());
   const int64_t hits_before = horizon_hits_;
+  // The restricted side is the one whose values this search bounds from
+  // below, as the horizon does.
+  const Reduction reduction =
+      reduce_ ? ReduceSettledMoves(pos, HorizonLostFor(pos.to_move()), ordered)
+              : Reduction::kNone;
+  if (reduction != Reduction::kNone) ++horizon_hits_;
+  Order(pos, ordered, depth, ply, table_move);
   const int alpha_in = alpha;
   int best = -kInfinity;
   Move best_move = ordered.front();
   for (size_t i = 0; i < ordered.size(); ++i) {
-    Position child = pos;
-    child.Play(ordered[i]);
+    const Move m = ordered[i];
     int v;
     if (i == 0) {
-      v = -Value(child, -beta, -alpha, depth - 1, ply + 1);
+      v = ChildValue(pos, m, reduction, alpha, beta, depth, ply);
     } else {
-      v = -Value(child, -alpha - 1, -alpha, depth - 1, ply + 1);
+      v = ChildValue(pos, m, reduction, alpha, alpha + 1, depth, ply);
       if (v > alpha && v < beta && !budget_.stopped()) {
-        v = -Value(child, -beta, -alpha, depth - 1, ply + 1);
+        v = ChildValue(pos, m, reduction, alpha, beta, depth, ply);
       }
     }
     if (budget_.stopped()) return 0;
@@ -192,13 +253,38 @@ SolveResult ResultOf(const Position& pos, int value) {
   return r;
 }
 
-// The root's moves, each tested with a null window against the proven value
-// `value`: a move is optimal when its child is worth at most -value to the
-// opponent. `first` (the likeliest) is tested first; the list comes in the
-// order GenerateMoves gives. When the budget ends first, the optimal moves
-// found so far are kept and `all_optimal_known` stays false.
-void FindOptimalMoves(const Position& pos, int value, Negamax& search,
-                      const Budget& budget, Move first, SolveResult& r) {
+// Whether the root's move leading to `child` keeps the proven value `value`:
+// yes when a search bounding the child from below (for the root's mover)
+// reaches it, no when one bounding it from above stays under it; first
+// with the settled-region reduction at `depth` and to the end, then exactly
+// to the end (the answer then needs no horizon position). nullopt when the
+// budget ends first.
+std::optional<bool> KeepsValue(const Position& child, int value, int depth,
+                               Negamax& search, const Budget& budget) {
+  for (const int d : {depth, kMaxPly}) {
+    if (!budget.limits().settled_reduction) break;
+    search.set_reduce(true);
+    search.set_leaves(Leaves::kLost);
+    if (-search.Value(child, -value, -value + 1, d, 1) >= value) return true;
+    if (budget.stopped()) return std::nullopt;
+    search.set_leaves(Leaves::kWon);
+    if (-search.Value(child, -value, -value + 1, d, 1) < value) return false;
+    if (budget.stopped()) return std::nullopt;
+  }
+  search.set_reduce(false);
+  const int64_t hits = search.horizon_hits();
+  const int v = -search.Value(child, -value, -value + 1, kMaxPly, 1);
+  if (budget.stopped() || search.horizon_hits() != hits) return std::nullopt;
+  return v >= value;
+}
+
+// The root's moves, each tested against the proven value `value` (see
+// KeepsValue). `first` (the likeliest) is tested first; the list comes in
+// the order GenerateMoves gives. When the budget ends first, the optimal
+// moves found so far are kept and `all_optimal_known` stays false.
+void FindOptimalMoves(const Position& pos, int value, int depth,
+                      Negamax& search, const Budget& budget, Move first,
+                      SolveResult& r) {
   MoveList moves;
   GenerateMoves(pos, moves);
   std::vector<bool> optimal(moves.size(), false);
@@ -213,13 +299,13 @@ void FindOptimalMoves(const Position& pos, int value, Negamax& search,
   for (const int i : order) {
     Position child = pos;
     child.Play(moves[i]);
-    const int64_t hits = search.horizon_hits();
-    const int v = -search.Value(child, -value, -value + 1, kMaxPly, 1);
-    if (budget.stopped() || search.horizon_hits() != hits) {
+    const std::optional<bool> keeps =
+        KeepsValue(child, value, depth, search, budget);
+    if (!keeps) {
       complete = false;
       break;
     }
-    optimal[i] = v >= value;
+    optimal[i] = *keeps;
   }
   r.optimal.clear();
   for (int i = 0; i < moves.size(); ++i) {
@@ -228,34 +314,78 @@ void FindOptimalMoves(const Position& pos, int value, Negamax& search,
   r.all_optimal_known = complete;
 }
 
+// Bounds on the root's value from one iteration: the lower one with the
+// line that reaches it.
+struct Bounds {
+  int lower = -kInfinity;
+  int upper = kInfinity;
+  std::vector<Move> line;
+};
+
+// One iteration's pair of bounding searches to `depth`, with or without the
+// settled-region reduction; narrows `bounds`.
+void Bound(const Position& pos, int depth, bool reduce, Negamax& search,
+           Table& table, Bounds& bounds) {
+  search.set_reduce(reduce);
+  search.set_leaves(Leaves::kLost);
+  const int lower = search.Value(pos, -kInfinity, kInfinity, depth, 0);
+  if (search.stopped()) return;
+  if (lower > bounds.lower || bounds.line.empty()) {
+    // The best move when the horizon is lost reaches `lower` for sure.
+    const TableEntry* root = table.Probe(SolverKey(pos));
+    if (root != nullptr)
+      bounds.line = TableLine(table, pos, root->move, kMaxPly);
+  }
+  bounds.lower = std::max(bounds.lower, lower);
+  search.set_leaves(Leaves::kWon);
+  const int upper = search.Value(pos, -kInfinity, kInfinity, depth, 0);
+  if (search.stopped()) return;
+  bounds.upper = std::min(bounds.upper, upper);
+}
+
 }  // namespace
 
 SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
                            const SolveProgress& on_iteration) {
   Negamax search(table, budget, pos.to_move());
   SolveResult last;
+  bool use_reduced = budget.limits().settled_reduction, use_exact = true;
   for (int depth = 1; depth <= kMaxPly; ++depth) {
-    search.set_leaves(Leaves::kLost);
-    const int lower = search.Value(pos, -kInfinity, kInfinity, depth, 0);
+    // The reduced pair first; where its bounds do not meet, the unreduced
+    // pair, which starts from the reduced pair's bounds in the table. Where
+    // one of the two pairs adds nothing to the other, the next iterations
+    // skip it, until every third one runs both again.
+    Bounds bounds;
+    if (use_reduced) Bound(pos, depth, true, search, table, bounds);
+    const Bounds reduced = bounds;
+    if (use_exact && bounds.lower != bounds.upper && !budget.stopped()) {
+      Bound(pos, depth, false, search, table, bounds);
+      if (use_reduced && !budget.stopped()) {
+        const bool exact_adds =
+            bounds.lower > reduced.lower || bounds.upper < reduced.upper;
+        use_exact = exact_adds;
+        use_reduced = !exact_adds;
+      }
+    }
+    if (depth % 3 == 0) {
+      use_reduced = budget.limits().settled_reduction;
+      use_exact = true;
+    }
     if (budget.stopped()) break;
-    // The best move when the horizon is lost reaches `lower` for sure.
-    const TableEntry* root = table.Probe(SolverKey(pos));
-    SolveResult r = ResultOf(pos, std::clamp(lower, -649, 649));
-    if (root != nullptr) r.pv = TableLine(table, pos, root->move, kMaxPly);
-    search.set_leaves(Leaves::kWon);
-    const int upper = search.Value(pos, -kInfinity, kInfinity, depth, 0);
-    if (budget.stopped()) break;
+    SolveResult r = ResultOf(pos, std::clamp(bounds.lower, -649, 649));
+    r.pv = std::move(bounds.line);
     r.depth = depth;
-    r.proven = lower == upper && !r.pv.empty();
+    r.proven = bounds.lower == bounds.upper;
     r.nodes = budget.nodes();
     r.seconds = budget.Spent();
     if (r.proven) {
-      FindOptimalMoves(pos, lower, search, budget, r.pv.front(), r);
+      FindOptimalMoves(pos, bounds.lower, depth - 1, search, budget,
+                       r.pv.empty() ? kNoMove : r.pv.front(), r);
       // A value without a move it is known to come from is not reported.
       r.proven = !r.optimal.empty();
-      if (r.proven && r.pv.front() != r.optimal.front() &&
-          std::find(r.optimal.begin(), r.optimal.end(), r.pv.front()) ==
-              r.optimal.end()) {
+      if (r.proven &&
+          (r.pv.empty() || std::find(r.optimal.begin(), r.optimal.end(),
+                                     r.pv.front()) == r.optimal.end())) {
         r.pv = {r.optimal.front()};
       }
       r.nodes = budget.nodes();
