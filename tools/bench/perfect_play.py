@@ -272,6 +272,9 @@ def plot(rows, movetimes, path):
         top.plot(plies, [100 * s["share"] if s["share"] is not None
                          else float("nan") for s in stats], "o-",
                  label=f"{t:g} s a move")
+        if t == movetimes[0]:
+            bottom.set_xticks(plies, [f"{p}\n{s['positions']}"
+                                      for p, s in zip(plies, stats)])
         bottom.plot(plies, [s["mean_lost"] if s["mean_lost"] is not None
                             else float("nan") for s in stats], "o-",
                     label=f"{t:g} s a move")
@@ -280,7 +283,7 @@ def plot(rows, movetimes, path):
     top.legend()
     top.grid(alpha=0.3)
     bottom.set_ylabel("points lost per move")
-    bottom.set_xlabel("plies to the end of the game")
+    bottom.set_xlabel("plies to the end of the game (and proven positions)")
     bottom.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
