@@ -19,7 +19,7 @@ proven child keeps the position's value. A child the solver cannot prove
 within its budget leaves the move's points lost unknown: such moves count
 in the positions but not in the mean points lost (the table counts them),
 and, where the set's optimal list is partial, not in the share optimal
-either.
+either. A resignation is not optimal, its points lost unknown.
 
 Every measured move is appended to --results at once (JSON Lines), and a
 run skips what the file already holds, so a stopped run resumes where it
@@ -132,6 +132,8 @@ def judge(entry, move, child):
     proven value `child` (None: unproven or not solved)."""
     if move in entry["optimal"]:
         return True, 0, False
+    if move == "resign":
+        return False, None, None
     if child is None:
         return (False if entry["all_optimal"] else None), None, None
     lost = entry["margin"] - child[1]
