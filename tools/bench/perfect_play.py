@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The engine against perfect play: plays the engine at each move time on
+"""The engine against perfect play: plays the engine at each move time (or playout budget) on
 every proven position of a set that `solver_bench --out` wrote, and says
 whether its move is optimal (in the proven optimal set) and, if not, how
 many points it loses. docs/perfect-play.md.
@@ -142,8 +142,16 @@ def judge(entry, move, child):
     return (keeps and not entry["all_optimal"]), lost, worse
 
 
-def measure(entry, movetime, player, solver, args):
-    """One results row: the engine's move at `movetime` on the position."""
+def budget_label(row):
+    """A results row's budget: "0.1 s" or "1000 playouts"."""
+    if row.get("visits"):
+        return f"{row['visits']} playouts"
+    return f"{row['movetime']:g} s"
+
+
+def measure(entry, budget, player, solver, args):
+    """One results row: the engine's move within `budget` (a dict with
+    movetime or visits) on the position."""
     position = entry["position"]
     colour = field(position, "turn")
     player.ask(f"setup {position}")
@@ -157,7 +165,7 @@ def measure(entry, movetime, player, solver, args):
     optimal, lost, worse = judge(entry, move, child)
     return {"position": position, "variant": entry["variant"],
             "game_seed": entry["game_seed"],
-            "plies_to_end": entry["plies_to_end"], "movetime": movetime,
+            "plies_to_end": entry["plies_to_end"], **budget,
             "move": move, "seconds": round(spent, 3), "optimal": optimal,
             "points_lost": lost, "result_lost": worse,
             "child": list(child) if child else None,
@@ -180,21 +188,26 @@ def run(args, entries, done):
     measured = 0
     solver = Engine(args.solver or args.engine)
     try:
-        for movetime in args.movetimes:
-            todo = [e for e in entries if (e["position"], movetime) not in done]
+        for budget in args.budgets:
+            label = budget_label(budget)
+            todo = [e for e in entries if (e["position"], label) not in done]
             if not todo:
                 continue
             player = Engine(args.engine)
-            player.ask(f"set_option movetime {movetime:g}")
+            # A playout budget turns the move time off (docs/search.md,
+            # "Which limit governs").
+            player.ask(f"set_option movetime {budget.get('movetime', 0):g}")
+            if "visits" in budget:
+                player.ask(f"set_option visits {budget['visits']}")
             try:
                 for entry in todo:
                     if args.limit is not None and measured >= args.limit:
                         return measured
-                    row = measure(entry, movetime, player, solver, args)
+                    row = measure(entry, budget, player, solver, args)
                     with open(args.results, "a") as out:
                         out.write(json.dumps(row) + "\n")
                     measured += 1
-                    print(f"{movetime:g} s {row['variant']:<17} "
+                    print(f"{label} {row['variant']:<17} "
                           f"{row['plies_to_end']:>2} plies: {row['move']:<7}"
                           f" optimal {row['optimal']}, lost "
                           f"{row['points_lost']}", flush=True)
@@ -234,20 +247,19 @@ def groups(rows):
     return out
 
 
-def table(rows, movetimes):
-    """The Markdown table: one row per group, the figures per move time."""
+def table(rows, labels):
+    """The Markdown table: one row per group, the figures per budget."""
     head = "| group |"
     rule = "|---|"
-    for t in movetimes:
-        head += (f" positions {t:g} s | optimal {t:g} s |"
-                 f" points lost/move {t:g} s | loss unknown {t:g} s |"
-                 f" results lost {t:g} s |")
+    for t in labels:
+        head += (f" positions {t} | optimal {t} | points lost/move {t} |"
+                 f" loss unknown {t} | results lost {t} |")
         rule += "---|" * 5
     lines = [head, rule]
     for label, group in groups(rows):
         line = f"| {label} |"
-        for t in movetimes:
-            s = summarise([r for r in group if r["movetime"] == t])
+        for t in labels:
+            s = summarise([r for r in group if budget_label(r) == t])
             share = f" ({100 * s['share']:.1f}%)" if s["share"] is not None \
                 else ""
             mean = f"{s['mean_lost']:.2f}" if s["mean_lost"] is not None \
@@ -259,27 +271,27 @@ def table(rows, movetimes):
     return "\n".join(lines)
 
 
-def plot(rows, movetimes, path):
+def plot(rows, labels, path):
     """Share optimal and points lost per move by distance to the end, one
     line per move time."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-    for t in movetimes:
-        mine = [r for r in rows if r["movetime"] == t]
+    for t in labels:
+        mine = [r for r in rows if budget_label(r) == t]
         plies = sorted({r["plies_to_end"] for r in mine})
         stats = [summarise([r for r in mine if r["plies_to_end"] == p])
                  for p in plies]
         top.plot(plies, [100 * s["share"] if s["share"] is not None
                          else float("nan") for s in stats], "o-",
-                 label=f"{t:g} s a move")
-        if t == movetimes[0]:
+                 label=f"{t} a move")
+        if t == labels[0]:
             bottom.set_xticks(plies, [f"{p}\n{s['positions']}"
                                       for p, s in zip(plies, stats)])
         bottom.plot(plies, [s["mean_lost"] if s["mean_lost"] is not None
                             else float("nan") for s in stats], "o-",
-                    label=f"{t:g} s a move")
+                    label=f"{t} a move")
     top.set_ylabel("optimal moves (%)")
     top.set_title("The engine against perfect play (proven positions)")
     top.legend()
@@ -299,8 +311,12 @@ def parse_args(argv):
                         "stdin/stdout)")
     parser.add_argument("--solver", help="the command line whose `solve` "
                         "proves the children (default --engine)")
-    parser.add_argument("--movetimes", default="0.1,1",
-                        help="seconds a move, comma-separated")
+    parser.add_argument("--movetimes",
+                        help="seconds a move, comma-separated (default "
+                        "0.1,1 unless --visits is given)")
+    parser.add_argument("--visits",
+                        help="playouts a move, comma-separated: budgets "
+                        "that do not depend on the machine's load")
     parser.add_argument("--child-seconds", type=float, default=10,
                         help="the solver's budget on a child (wall clock)")
     parser.add_argument("--results", required=True,
@@ -315,12 +331,19 @@ def parse_args(argv):
                         "--results")
     parser.add_argument("--plot", help="draw the plot here (PNG)")
     args = parser.parse_args(argv)
+    if args.movetimes is None and args.visits is None:
+        args.movetimes = "0.1,1"
+    args.budgets = []
     try:
-        args.movetimes = [float(t) for t in args.movetimes.split(",")]
+        for t in (args.movetimes.split(",") if args.movetimes else []):
+            args.budgets.append({"movetime": float(t)})
+        for n in (args.visits.split(",") if args.visits else []):
+            args.budgets.append({"visits": int(n)})
     except ValueError:
-        parser.error(f"--movetimes: not numbers: {args.movetimes}")
-    if any(t <= 0 for t in args.movetimes):
-        parser.error("--movetimes must be positive")
+        parser.error("--movetimes and --visits take numbers")
+    if any(v <= 0 for b in args.budgets for v in b.values()):
+        parser.error("--movetimes and --visits must be positive")
+    args.labels = [budget_label(b) for b in args.budgets]
     return args
 
 
@@ -338,15 +361,15 @@ def main(argv):
         entries = [e for e in entries if e["variant"] in wanted]
     positions = {e["position"] for e in entries}
     if not args.report_only:
-        done = {(r["position"], r["movetime"])
+        done = {(r["position"], budget_label(r))
                 for r in load_jsonl(args.results)}
         measured = run(args, entries, done)
         print(f"measured {measured} moves", file=sys.stderr)
     rows = [r for r in load_jsonl(args.results)
-            if r["position"] in positions and r["movetime"] in args.movetimes]
-    print(table(rows, args.movetimes))
+            if r["position"] in positions and budget_label(r) in args.labels]
+    print(table(rows, args.labels))
     if args.plot and rows:
-        plot(rows, args.movetimes, args.plot)
+        plot(rows, args.labels, args.plot)
     return 0
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """tools/bench/perfect_play.py end to end on a handful of the perfect-play
 set's proven positions (tests/data/perfect-play-set.jsonl), with a weak
-engine (level 1, so that some moves are not optimal) and small budgets: a
+engine (level 1, so that some moves are not optimal), one move-time and
+one playout budget, and small solver budgets: a
 run stopped after --limit moves resumes without measuring anything twice,
 each results row agrees with the set and the solver, the printed table
 equals a count of the results file by hand, and the plot is a PNG.
@@ -15,7 +16,8 @@ import subprocess
 import sys
 import tempfile
 
-MOVETIMES = (0.05, 0.1)
+# One budget of each kind: a move time and a playout count.
+LABELS = ("0.05 s", "50 playouts")
 PER_VARIANT = 2
 
 
@@ -82,10 +84,10 @@ def check_child(wallgo, row):
 
 def check_rows(rows, entries, wallgo):
     by_position = {e["position"]: e for e in entries}
-    keys = [(r["position"], r["movetime"]) for r in rows]
+    keys = [(r["position"], label(r)) for r in rows]
     assert len(keys) == len(set(keys)), "a move was measured twice"
     assert set(keys) == {(e["position"], t) for e in entries
-                         for t in MOVETIMES}, "moves missing"
+                         for t in LABELS}, "moves missing"
     checked_children = 0
     for r in rows:
         entry = by_position[r["position"]]
@@ -102,6 +104,11 @@ def check_rows(rows, entries, wallgo):
         else:
             assert r["points_lost"] is None, r
             assert r["optimal"] is (False if entry["all_optimal"] else None)
+
+
+def label(row):
+    return (f"{row['visits']} playouts" if "visits" in row
+            else f"{row['movetime']:g} s")
 
 
 def hand_row(group):
@@ -130,12 +137,12 @@ def check_table(stdout, rows):
               | {"2-10 plies": lambda r: 2 <= r["plies_to_end"] <= 10,
                  "all": lambda r: True})
     assert set(table) == set(wanted), (sorted(table), sorted(wanted))
-    for label, member in wanted.items():
+    for name, member in wanted.items():
         cells = []
-        for t in MOVETIMES:
+        for t in LABELS:
             cells += hand_row([r for r in rows
-                               if member(r) and r["movetime"] == t])
-        assert table[label] == cells, (label, table[label], cells)
+                               if member(r) and label(r) == t])
+        assert table[name] == cells, (name, table[name], cells)
 
 
 def main(wallgo, source):
@@ -145,7 +152,7 @@ def main(wallgo, source):
         png = os.path.join(tmp, "plot.png")
         entries = tiny_set(source, set_path)
         args = [set_path, "--engine", f"{wallgo} --threads 1 --level 1",
-                "--movetimes", ",".join(map(str, MOVETIMES)),
+                "--movetimes", "0.05", "--visits", "50",
                 "--child-seconds", "2", "--results", results]
         rc, out, err = run_script(source, wallgo, args + ["--limit", "3"])
         assert rc == 0, err
