@@ -360,13 +360,20 @@ def main(argv):
         wanted = set(args.variants.split(","))
         entries = [e for e in entries if e["variant"] in wanted]
     positions = {e["position"] for e in entries}
-    if not args.report_only:
-        done = {(r["position"], budget_label(r))
-                for r in load_jsonl(args.results)}
-        measured = run(args, entries, done)
-        print(f"measured {measured} moves", file=sys.stderr)
-    rows = [r for r in load_jsonl(args.results)
-            if r["position"] in positions and budget_label(r) in args.labels]
+    try:
+        if not args.report_only:
+            done = {(r["position"], budget_label(r))
+                    for r in load_jsonl(args.results)}
+            measured = run(args, entries, done)
+            print(f"measured {measured} moves", file=sys.stderr)
+        rows = [r for r in load_jsonl(args.results)
+                if r["position"] in positions
+                and budget_label(r) in args.labels]
+    except (ValueError, KeyError) as e:
+        sys.exit(f"perfect_play: bad results file {args.results}: {e}")
+    except RuntimeError as e:
+        # Every row measured so far is in the results file already.
+        sys.exit(f"perfect_play: the engine refused: {e}")
     print(table(rows, args.labels))
     if args.plot and rows:
         plot(rows, args.labels, args.plot)
