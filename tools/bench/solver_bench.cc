@@ -35,6 +35,9 @@ struct BenchOptions {
   int level = 6;
   double seconds = 1.0;
   int min_back = 2, max_back = 10;
+  // After this many unproven distances in a row in one game, the farther
+  // ones are written as unproven without a search (0: solve them all).
+  int give_up_after = 0;
   uint64_t seed = 1;
   int hash_mb = 64;
   std::string out;
@@ -138,7 +141,7 @@ int SolveOne(const BenchOptions& o) {
 }
 
 std::string JsonLine(const std::string& variant, uint64_t game_seed, int back,
-                     const Position& pos, const SolveResult& r) {
+                     const Position& pos, const SolveResult& r, bool skipped) {
   std::vector<std::string> optimal, pv;
   for (const Move& m : r.optimal) optimal.push_back(MoveName(m));
   for (const Move& m : r.pv) pv.push_back(MoveName(m));
@@ -152,7 +155,7 @@ std::string JsonLine(const std::string& variant, uint64_t game_seed, int back,
       ",\"all_optimal\":", r.all_optimal_known ? "true" : "false", ",\"pv\":\"",
       absl::StrJoin(pv, " "),
       "\",\"seconds\":", absl::StrFormat("%.3f", r.seconds),
-      ",\"nodes\":", r.nodes, "}");
+      ",\"nodes\":", r.nodes, skipped ? ",\"skipped\":true" : "", "}");
 }
 
 // Solves every position string of a file (one a line), printing the share
@@ -194,20 +197,26 @@ int Run(const BenchOptions& o) {
     for (int g = 0; g < o.games; ++g) {
       const uint64_t seed = o.seed * 1000003 + g;
       const std::vector<Position> line = SelfPlay(rules, o, seed);
+      int unproven_in_a_row = 0;
       for (int back = o.min_back; back <= o.max_back; ++back) {
         if (back >= static_cast<int>(line.size())) break;
         const Position& pos = line[line.size() - 1 - back];
         if (pos.in_setup()) break;
+        const bool skipped =
+            o.give_up_after > 0 && unproven_in_a_row >= o.give_up_after;
         SolverLimits limits;
         limits.seconds = o.seconds;
         limits.cpu_time = o.cpu_time;
         limits.hash_mb = o.hash_mb;
         limits.settled_reduction = !o.unreduced;
-        const SolveResult r = Solve(pos, limits);
+        const SolveResult r = skipped ? SolveResult{} : Solve(pos, limits);
+        unproven_in_a_row = r.proven ? 0 : unproven_in_a_row + 1;
         by_variant[name].Add(r);
         by_distance[back].Add(r);
         all.Add(r);
-        if (out) out << JsonLine(name, seed, back, pos, r) << "\n";
+        // Flushed a line at a time, so that a stopped run keeps its work.
+        if (out)
+          out << JsonLine(name, seed, back, pos, r, skipped) << std::endl;
       }
     }
   }
@@ -246,6 +255,10 @@ int main(int argc, char** argv) {
       "fewest plies before the end sampled")(
       "max-back", po::value(&o.max_back)->default_value(o.max_back),
       "most plies before the end sampled")(
+      "give-up-after",
+      po::value(&o.give_up_after)->default_value(o.give_up_after),
+      "after this many unproven distances in a row in a game, write the "
+      "farther ones unproven without solving them (0: solve all)")(
       "seed", po::value(&o.seed)->default_value(o.seed), "the games' seed")(
       "hash", po::value(&o.hash_mb)->default_value(o.hash_mb),
       "MiB for the solver's table and the self-play search")(
