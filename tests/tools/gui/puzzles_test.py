@@ -106,6 +106,9 @@ def solve_and_reload(args, lang):
         wait("the board's proven reply", lambda: [m["move"] for m in page.state()["moves"]] ==
              [step["accept"][0], *step["replies"]], 10)
         check_words(page, lang, "puzzle.solved")
+        if lang != "en":
+            left = gui.english_left(gui.catalogue_problems()[0], lang, page.js(gui.UNTRANSLATED))
+            check(not left, f"English left on the {lang} page: {left}")
         after = rating(page)
         check(after > before, f"solving rated {before} -> {after}")
         page.shot(f"puzzles_{args.host}_{lang}_solved.png")

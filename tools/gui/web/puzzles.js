@@ -60,7 +60,13 @@ function connect() {
 function onMessage(text) {
   const message = JSON.parse(text);
   if (message.type === 'state') onState(message);
-  else if (message.type === 'error') showEvent(message.message);
+  else if (message.type === 'error') {
+    // A reply the rules refuse (a puzzles file that does not match the
+    // rules): the puzzle stops there, and the page says why.
+    if (play && play.status === 'replying') play.status = 'done';
+    showEvent(message.message);
+    render();
+  }
   else if (message.type === 'refused' || message.type === 'closed') showEvent(message.message);
 }
 
