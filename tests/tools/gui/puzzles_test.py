@@ -189,6 +189,45 @@ def test_links(args):
         page.close()
 
 
+# A proven line of a 2-player game (solve: blue wins by 10 after b6c5s
+# c7d6s c5c7e), as a two-step puzzle: blue's move, red's reply, blue's
+# move. For the page's steps only: whether b6c5s is blue's one optimal move
+# the solver did not finish proving, so it is no puzzle to ship.
+TWO_STEPS = {
+    "id": "two-steps", "theme": "race", "rating": 1500, "playouts": 0, "value": {"result": "win", "margin": 10},
+    "position": "players=2 setup=fourstone stay=always wall-limit=unlimited breakers=0 turn=blue "
+                "red=c2,e3,c7,g7 blue=g3,d5,e5,b6 red-walls=b1e,c1n,e1n,a2e,c2e,e2e,a3n,c3n,c3e,e3n,e3e,f3n,b4n,d4e,"
+                "d5e,b6n,b6e,c6e,g6n,b7e blue-walls=a1e,b1n,d1e,b2e,d2n,f2n,b3n,d3n,d3e,g3n,e4n,e4e,c5e,e5n,f5n,d6e,"
+                "e6e,f6n,e7e",
+    "steps": [{"accept": ["b6c5s"], "replies": ["c7d6s"]}, {"accept": ["c5c7e"], "replies": []}]}
+
+
+def test_steps(args):
+    """A puzzle of two steps (a site whose puzzles.json holds TWO_STEPS):
+    the first move, the board's reply, then the second move solves it."""
+    import shutil
+    import tempfile
+    import site_test  # noqa: E402
+    with tempfile.TemporaryDirectory() as folder:
+        site = os.path.join(folder, "site")
+        shutil.copytree(args.site, site)
+        with open(os.path.join(site, "puzzles.json"), "w") as f:
+            json.dump({"format": "wallgo-puzzles", "version": 1, "puzzles": [TWO_STEPS]}, f)
+        page = site_test.Site(args, path=None, site=site)
+        try:
+            page.open("puzzles.html#two-steps")
+            wait_state(page, "solving")
+            play_by_clicks(page, "b6c5s")
+            wait("the reply, then blue to move again", lambda: page.js(
+                "return document.body.dataset.puzzleState") == "solving" and len(page.state()["moves"]) == 2, 10)
+            check([m["move"] for m in page.state()["moves"]] == ["b6c5s", "c7d6s"], "the step's reply played")
+            check_words(page, "en", "puzzle.findNext", colour="blue")
+            play_by_clicks(page, "c5c7e")
+            wait_state(page, "solved")
+        finally:
+            page.close()
+
+
 def test_phone(args):
     """At 390x844 with touches: no sideways scroll, the board first, and a
     puzzle solved by taps."""
