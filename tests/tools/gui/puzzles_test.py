@@ -228,6 +228,54 @@ def test_steps(args):
             page.close()
 
 
+def sample(all_puzzles, most=30):
+    """At most `most` puzzles: the first of each kind (players, steps), then
+    others evenly spread over the file."""
+    kinds, chosen = set(), []
+    for p in all_puzzles:
+        kind = (p["position"].split()[0], len(p["steps"]))
+        if kind not in kinds:
+            kinds.add(kind)
+            chosen.append(p)
+    rest = [p for p in all_puzzles if p not in chosen]
+    room = max(0, most - len(chosen))
+    chosen += rest[::max(1, -(-len(rest) // room))][:room] if room else []
+    return chosen
+
+
+def test_every_puzzle(args):
+    """The puzzles the server serves (all of a small file, a sample of a
+    large one), each opened by its address (#ID) and played through its
+    line by clicks (each step's first accepted move, the board's replies
+    between): the board is the puzzle's position, every move is legal, and
+    the line ends solved. Checks the puzzle data against the rules as much
+    as the page."""
+    page = open_page(args)
+    try:
+        played = sample(list(puzzles(page).values()))
+        for puzzle in played:
+            pid = puzzle["id"]
+            page.js("location.hash = arguments[0]", pid)
+            wait(f"puzzle {pid}", lambda: page.js("return document.body.dataset.puzzleState") == "solving" and
+                 shown(page)["id"] == pid, 30)
+            check(page.state()["start"] == puzzle["position"], f"{pid}: the board is its position")
+            for i, step in enumerate(puzzle["steps"]):
+                move = step["accept"][0]
+                check(move in page.state()["board"]["legal"], f"{pid} step {i + 1}: {move} is not legal")
+                plies = len(page.state()["moves"]) + 1 + len(step["replies"])
+                play_by_clicks(page, move)
+                if i + 1 < len(puzzle["steps"]):
+                    wait(f"{pid} step {i + 1}'s replies", lambda: page.js(
+                        "return document.body.dataset.puzzleState") == "solving" and
+                        len(page.state()["moves"]) == plies, 20)
+            wait_state(page, "solved")
+            wait(f"{pid}: the last replies", lambda: [m["move"] for m in page.state()["moves"]][-1:] ==
+                 ([*puzzle["steps"][-1]["replies"]] or [puzzle["steps"][-1]["accept"][0]])[-1:], 10)
+        print(f"{len(played)} of {len(puzzles(page))} puzzles played through")
+    finally:
+        page.close()
+
+
 def test_phone(args):
     """At 390x844 with touches: no sideways scroll, the board first, and a
     puzzle solved by taps."""

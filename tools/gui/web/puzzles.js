@@ -92,11 +92,13 @@ function onState(next) {
 // The board's next reply, or the next step (or the end) when none is left.
 function nextReply() {
   if (play.replies.length > 0) {
-    play.waiting = true;
+    const current = play;
+    current.waiting = true;
     setTimeout(() => {
-      play.waiting = false;
-      play.plies += 1;
-      send({ type: 'move', move: play.replies.shift() });
+      if (play !== current) return;  // another puzzle meanwhile
+      current.waiting = false;
+      current.plies += 1;
+      send({ type: 'move', move: current.replies.shift() });
     }, REPLY_MS);
     return;
   }
