@@ -228,6 +228,29 @@ def test_steps(args):
             page.close()
 
 
+def test_two_tabs(args):
+    """wallgo-gui: a second tab sets up another puzzle on the same game; the
+    first says so and waits, and Try again takes the game back."""
+    page = open_page(args)
+    try:
+        first = page.driver.current_window_handle
+        mine = shown(page)["id"]
+        other = next(pid for pid in puzzles(page) if pid != mine)
+        page.driver.switch_to.new_window("tab")
+        page.driver.get(page.root + f"/puzzles.html#{other}")
+        wait_state(page, "solving")
+        page.driver.switch_to.window(first)
+        wait("the first tab to see its game taken", lambda: page.js(
+            "return document.body.dataset.puzzleState") == "done", 10)
+        check(page.css("[data-event]")[0].text == catalogue("en")["puzzle.taken"], "the first tab says why")
+        page.click("[data-action=retry-puzzle]")
+        wait_state(page, "solving")
+        check(page.state()["start"] == shown(page)["position"] and shown(page)["id"] == mine, "its puzzle back")
+        check(page.css("[data-event]")[0].get_attribute("hidden") is not None, "the notice gone")
+    finally:
+        page.close()
+
+
 def sample(all_puzzles, most=30):
     """At most `most` puzzles: the first of each kind (players, steps), then
     others evenly spread over the file."""

@@ -83,6 +83,11 @@ function onState(next) {
     } else if (state.version > play.since && state.moves.length === 0 && state.start === play.puzzle.position) {
       play.status = 'solving';
     }
+  } else if (play && play.status !== 'done' && state.start !== play.puzzle.position) {
+    // wallgo-gui: another page (a second tab) set up its puzzle on the
+    // same game. No fight over it: this page waits for Try again.
+    play.status = 'done';
+    showEvent(t('puzzle.taken'));
   } else if (play && play.status === 'replying' && state.moves.length === play.plies && !play.waiting) {
     nextReply();
   }
@@ -177,11 +182,15 @@ document.addEventListener('keydown', (event) => {
 });
 
 $('next-puzzle').addEventListener('click', () => {
+  clearEvent();
   const played = new Set(record.played);
   if (play) played.add(play.puzzle.id);
   startPuzzle(choosePuzzle(puzzles.filter((p) => !play || p.id !== play.puzzle.id), record.player.rating, played));
 });
-$('retry-puzzle').addEventListener('click', () => { if (play) startPuzzle(play.puzzle); });
+$('retry-puzzle').addEventListener('click', () => {
+  clearEvent();
+  if (play) startPuzzle(play.puzzle);
+});
 window.addEventListener('hashchange', () => {
   if (puzzles.length > 0 && (!play || location.hash !== `#${play.puzzle.id}`)) startPuzzle(puzzleFromAddress());
 });
@@ -197,6 +206,12 @@ function showEvent(text) {
   e.hidden = false;
   e.textContent = text;
   e.dataset.error = text;
+}
+
+function clearEvent() {
+  const e = $('event');
+  e.hidden = true;
+  delete e.dataset.error;
 }
 
 function render() {
@@ -217,7 +232,7 @@ function render() {
   $('position').textContent = puzzle.position;
   $('status').textContent = statusText(solver);
   $('status').className = `status puzzle-${play.result || play.status}`;
-  if (!state || play.status === 'loading') return;
+  if (!state || play.status === 'loading' || state.start !== puzzle.position) return;
   const failed = play.result === 'failed';
   const answer = failed ? { candidates: [], better: puzzle.steps[play.step].accept[0] } : null;
   drawBoard(svg, state.board, { ...input, enabled: canMove() }, answer);
