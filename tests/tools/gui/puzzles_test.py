@@ -171,11 +171,12 @@ def test_fail_korean(args):
 
 
 def test_links(args):
-    """Every puzzle's link opens it; an unknown one says so and shows another."""
+    """Every puzzle's link opens it (a sample of a large file); an unknown
+    one says so and shows another."""
     page = open_page(args)
     try:
         base = page.driver.current_url.split("#")[0]
-        for pid in puzzles(page):
+        for pid in [p["id"] for p in sample(list(puzzles(page).values()), 12)]:
             page.driver.get("about:blank")
             page.driver.get(f"{base}#{pid}")
             wait(f"puzzle {pid}", lambda: page.js("return document.body.dataset.puzzleState") == "solving" and
