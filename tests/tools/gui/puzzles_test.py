@@ -205,7 +205,8 @@ TWO_STEPS = {
 
 def test_steps(args):
     """A puzzle of two steps (a site whose puzzles.json holds TWO_STEPS):
-    the first move, the board's reply, then the second move solves it."""
+    the first move, the board's reply, then the second move solves it. A
+    puzzle whose position the rules refuse stops with the bridge's reason."""
     import shutil
     import tempfile
     import site_test  # noqa: E402
@@ -213,7 +214,8 @@ def test_steps(args):
         site = os.path.join(folder, "site")
         shutil.copytree(args.site, site)
         with open(os.path.join(site, "puzzles.json"), "w") as f:
-            json.dump({"format": "wallgo-puzzles", "version": 1, "puzzles": [TWO_STEPS]}, f)
+            broken = {**TWO_STEPS, "id": "bad-position", "position": TWO_STEPS["position"].replace("g7", "g8")}
+            json.dump({"format": "wallgo-puzzles", "version": 1, "puzzles": [TWO_STEPS, broken]}, f)
         page = site_test.Site(args, path=None, site=site)
         try:
             page.open("puzzles.html#two-steps")
@@ -225,6 +227,11 @@ def test_steps(args):
             check_words(page, "en", "puzzle.findNext", colour="blue")
             play_by_clicks(page, "c5c7e")
             wait_state(page, "solved")
+            page.js("location.hash = 'bad-position'")
+            wait_state(page, "done")
+            reason = page.css("[data-event]")[0].text
+            check("g8" in reason, f"the bridge's reason shown: {reason!r}")
+            check(not page.css(".stone-choice") and not page.css("[data-stone]"), "no board, no move offered")
         finally:
             page.close()
 

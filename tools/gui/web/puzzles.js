@@ -61,9 +61,9 @@ function onMessage(text) {
   const message = JSON.parse(text);
   if (message.type === 'state') onState(message);
   else if (message.type === 'error') {
-    // A reply the rules refuse (a puzzles file that does not match the
-    // rules): the puzzle stops there, and the page says why.
-    if (play && play.status === 'replying') play.status = 'done';
+    // A position or reply the rules refuse (a puzzles file that does not
+    // match the rules): the puzzle stops there, and the page says why.
+    if (play && (play.status === 'loading' || play.status === 'replying')) play.status = 'done';
     showEvent(message.message);
     render();
   }
@@ -232,7 +232,9 @@ function render() {
   $('position').textContent = puzzle.position;
   $('status').textContent = statusText(solver);
   $('status').className = `status puzzle-${play.result || play.status}`;
-  if (!state || play.status === 'loading' || state.start !== puzzle.position) return;
+  if (!state || play.status === 'loading') return;
+  // Not this puzzle's game (refused, or taken by another page): no board.
+  if (state.start !== puzzle.position) return svg.replaceChildren();
   const failed = play.result === 'failed';
   const answer = failed ? { candidates: [], better: puzzle.steps[play.step].accept[0] } : null;
   drawBoard(svg, state.board, { ...input, enabled: canMove() }, answer);
@@ -250,6 +252,7 @@ function statusText(solver) {
   if (play.result === 'failed') return t('puzzle.failed', { move: play.wrong, answer: play.puzzle.steps[play.step].accept[0] });
   if (play.result === 'solved') return t('puzzle.solved');
   if (play.status === 'loading') return t('puzzle.loading');
+  if (play.status === 'done') return '';  // stopped: the header says why
   if (play.status === 'replying') return t('puzzle.right');
   return t(play.step === 0 ? 'puzzle.find' : 'puzzle.findNext', { colour });
 }
