@@ -137,25 +137,36 @@ cp "$build/engine/package.json" "$repo/LICENSE" "$repo/THIRD-PARTY.md" \
 gui=$repo/tools/gui/web
 for f in "$gui"/*; do
   case ${f##*/} in
-  index.html | lobby.*) ;;
+  index.html | puzzles.html | lobby.*) ;;
   *) cp "$f" "$out/" ;;
   esac
 done
-sed -e 's|<html lang="en">|<html lang="en" data-transport="worker">|' \
-  -e 's|<title>wallgo-gui</title>|<title>Wall Go</title>|' \
-  -e 's|href="/|href="./|g' -e 's|src="/|src="./|g' \
-  "$gui/index.html" >"$out/index.html"
-grep -q 'data-transport="worker"' "$out/index.html" || {
-  echo "tools/web/build.sh: $gui/index.html has changed: mark its <html> here" >&2
+for page in index.html puzzles.html; do
+  sed -e 's|<html lang="en">|<html lang="en" data-transport="worker">|' \
+    -e 's|<title>wallgo-gui</title>|<title>Wall Go</title>|' \
+    -e 's|href="/|href="./|g' -e 's|src="/|src="./|g' \
+    "$gui/$page" >"$out/$page"
+  grep -q 'data-transport="worker"' "$out/$page" || {
+    echo "tools/web/build.sh: $gui/$page has changed: mark its <html> here" >&2
+    exit 1
+  }
+done
+# The Puzzles page's puzzles: the file the top CMakeLists.txt names in
+# WALLGO_PUZZLES_JSON (wallgo-gui embeds the same one).
+puzzles=$(sed -n 's|^set(WALLGO_PUZZLES_JSON ${PROJECT_SOURCE_DIR}/\(.*\))$|\1|p' "$repo/CMakeLists.txt")
+[ -n "$puzzles" ] && [ -f "$repo/$puzzles" ] || {
+  echo "tools/web/build.sh: no set(WALLGO_PUZZLES_JSON \${PROJECT_SOURCE_DIR}/FILE) naming a file in $repo/CMakeLists.txt" >&2
   exit 1
 }
+cp "$repo/$puzzles" "$out/puzzles.json"
 cp "$bin"/wallgo-site.js "$bin"/wallgo-site.wasm "$bin"/wallgo-site.worker.js \
   "$st_bin"/wallgo-site-st.js "$st_bin"/wallgo-site-st.wasm \
   "$here"/site-worker.js "$out/"
 cp "$here"/site/* "$out/"
 /usr/bin/python3 "$here"/make_icons.py "$out"
 # Installable (manifest.webmanifest) and offline (service-worker.js).
-sed -i 's|</head>|<link rel="manifest" href="./manifest.webmanifest">\n</head>|' "$out/index.html"
+sed -i 's|</head>|<link rel="manifest" href="./manifest.webmanifest">\n</head>|' "$out/index.html" \
+  "$out/puzzles.html"
 
 # The release: the project's VERSION, the commit, and a digest of the site's
 # files (a build between two commits differs too). version.json is what the

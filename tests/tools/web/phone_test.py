@@ -322,6 +322,12 @@ def test_offline(args):
               f"engine move {'met' if reply_s <= 3 else 'MISSED'} (<= 3 s)")
         check(board_s <= 10 and reply_s <= 10, f"offline: board {board_s:.2f} s, reply {reply_s:.2f} s")
         check(first_visit <= 1.5e6, f"the first visit fetched {first_visit / 1e6:.2f} MB gzipped")
+        # The Puzzles page and its puzzles count in that download, and play
+        # offline: their own worker's engine comes from the cache too.
+        check({"/puzzles.html", "/puzzles.json"} <= set(served), "the Puzzles page is in the first visit's download")
+        print(f"puzzles.json {sizes['/puzzles.json'] / 1000:.1f} KB gzipped of the first visit")
+        site.driver.get(site.root + "puzzles.html")
+        wait("the Puzzles page offline", lambda: site.js("return document.body.dataset.puzzleState") == "solving", 20)
     finally:
         site.close()
 

@@ -2,10 +2,10 @@
 // WebSocket, or the static site's worker: transport.js). Every change comes
 // back as a whole "state" message (or an "analysis" update), and the page
 // redraws from it, so a page that reconnects shows the same game.
-import { drawBoard, parseToken, LETTERS } from './board.js';
+import { drawBoard, clickInput, LETTERS } from './board.js';
 import { drawGraph } from './graph.js';
 import { t, colourName as colourWord, initLanguages } from './i18n.js';
-import { openSocket, openWorker, startFailure } from './transport.js';
+import { openBridge, openWorker, startFailure } from './transport.js';
 import { saveGame, forgetGame, restoreMessages, savedBoard } from './saved_game.js';
 import { pauseWhenHidden } from './pause.js';
 import { startServiceWorker, precacheBuild, forgetBuild, siteVersion, workerVersion, takeUpdate } from './offline.js';
@@ -71,8 +71,7 @@ function connect() {
     if (socket.singleThreaded) showError(t('site.oneThread'));
     return;
   }
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(gameName)}${pageKey ? `&key=${encodeURIComponent(pageKey)}` : ''}`;
-  socket = openSocket(url, handlers);
+  socket = openBridge({ game: gameName, key: pageKey }, handlers);
 }
 
 // No game for this page (the server's --max-games, or closed; the static
@@ -482,20 +481,10 @@ function playToken(token) {
 // selects a stone, then a destination.
 svg.addEventListener('click', (event) => {
   if (!state || !inputEnabled()) return;
-  const target = event.target.closest('[data-token], [data-cell]');
-  if (!target) return;
-  if (target.dataset.token) return playToken(target.dataset.token);
-  const cell = target.dataset.cell;
-  const legal = state.board.legal.map(parseToken);
-  if (legal.some((m) => m.kind === 'place' && m.to === cell)) return playToken(cell);
-  const turns = legal.filter((m) => m.from);
-  if (input.selected && !input.dest && turns.some((m) => m.from === input.selected && m.to === cell)) {
-    input.dest = cell;
-  } else if (turns.some((m) => m.from === cell)) {
-    input = { selected: cell, dest: null };
-  } else {
-    input = { selected: null, dest: null };
-  }
+  const click = clickInput(event.target, state.board.legal, input);
+  if (!click) return;
+  if (click.token) return playToken(click.token);
+  input = click.input;
   renderBoard();
 });
 

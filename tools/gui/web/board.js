@@ -40,6 +40,26 @@ export function parseToken(token) {
            side: token[brk ? 5 : 4] };
 }
 
+// What a click on `target` (an element of the board) means during move
+// input, given the legal move tokens and the input so far ({selected,
+// dest}): { token } for a whole move, { input } for the next input, null
+// for a click on nothing to choose. A placement or a wall choice is a move;
+// a cell selects a stone, then its destination.
+export function clickInput(target, legalTokens, input) {
+  const hit = target.closest('[data-token], [data-cell]');
+  if (!hit) return null;
+  if (hit.dataset.token) return { token: hit.dataset.token };
+  const cell = hit.dataset.cell;
+  const legal = legalTokens.map(parseToken);
+  if (legal.some((m) => m.kind === 'place' && m.to === cell)) return { token: cell };
+  const turns = legal.filter((m) => m.from);
+  if (input.selected && !input.dest && turns.some((m) => m.from === input.selected && m.to === cell)) {
+    return { input: { selected: input.selected, dest: cell } };
+  }
+  if (turns.some((m) => m.from === cell)) return { input: { selected: cell, dest: null } };
+  return { input: { selected: null, dest: null } };
+}
+
 function el(name, attrs = {}, parent = null) {
   const e = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);

@@ -23,6 +23,14 @@ export function openSocket(url, handlers) {
   };
 }
 
+// wallgo-gui's WebSocket to the bridge of game `game` (with the page's
+// key, when the server listens beyond loopback).
+export function openBridge({ game, key }, handlers) {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const keyPart = key ? `&key=${encodeURIComponent(key)}` : '';
+  return openSocket(`${scheme}://${location.host}/ws?game=${encodeURIComponent(game)}${keyPart}`, handlers);
+}
+
 // Whether the static site's bridge and engine can run on threads: only
 // where the page is cross-origin isolated (docs/web.md), which gives it
 // shared memory. Elsewhere the worker runs the single-threaded build.
