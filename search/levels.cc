@@ -7,6 +7,7 @@
 #include "search/classic/eval.h"
 #include "search/classic/shortlist_evaluator.h"
 #include "search/endgame_search.h"
+#include "search/frozen_contest.h"
 #include "search/mcts.h"
 #include "search/players/alphabeta.h"
 #include "search/players/greedy.h"
@@ -149,6 +150,13 @@ std::unique_ptr<Searcher> MakeLevelPlayer(const SearchOptions& options) {
     default: {
       MctsConfig config = LevelConfig(options.level);
       UseEvaluation(options, config);
+      // Whatever the evaluation, a frozen contest caps the final scores.
+      std::shared_ptr<const Evaluator> evaluation =
+          config.evaluator != nullptr
+              ? config.evaluator
+              : std::make_shared<ClassicEvaluator>(config.classic);
+      config.evaluator =
+          std::make_shared<FrozenContestEvaluator>(std::move(evaluation));
       return std::make_unique<MctsSearcher>(options, config);
     }
   }
