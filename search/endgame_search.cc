@@ -129,6 +129,11 @@ void EndgameSearcher::SetOptions(const SearchOptions& options) {
   graph_search_->SetOptions(options);
 }
 
+void EndgameSearcher::Clear() {
+  graph_search_->Clear();
+  skip_ = backoff_ = 0;
+}
+
 void EndgameSearcher::Stop() {
   stop_.store(true, std::memory_order_relaxed);
   graph_search_->Stop();
@@ -143,7 +148,6 @@ SolveResult EndgameSearcher::SolveFirst(const Position& pos,
       SolverBudget(options_, limits, pos, PlayoutCap(options_, playout_cap_));
   double next_info = info_interval_s > 0 ? info_interval_s : 1e300;
   budget.should_stop = [&] {
-    // The caller learns of a stop request through its callback.
     const double elapsed = Seconds(start);
     if (on_info && elapsed >= next_info) {
       SearchInfo waiting;
@@ -160,12 +164,26 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
                                      const InfoCallback& on_info,
                                      double info_interval_s) {
   stop_.store(false, std::memory_order_relaxed);
-  if (options_.solver_share <= 0 || !NearTheEnd(pos)) {
+  const int64_t cap = PlayoutCap(options_, playout_cap_);
+  const SolverLimits budget = SolverBudget(options_, limits, pos, cap);
+  const bool too_short =
+      cap == 0 && !limits.infinite && budget.seconds < kMinSolverSeconds;
+  if (options_.solver_share <= 0 || too_short || !NearTheEnd(pos)) {
+    return graph_search_->Search(pos, limits, on_info, info_interval_s);
+  }
+  if (skip_ > 0) {
+    --skip_;
     return graph_search_->Search(pos, limits, on_info, info_interval_s);
   }
   const auto start = SteadyClock::now();
   const SolveResult proof = SolveFirst(pos, limits, on_info, info_interval_s);
   const bool proven = proof.proven && !proof.optimal.empty();
+  if (proven) {
+    backoff_ = 0;
+  } else if (!stop_.load(std::memory_order_relaxed)) {
+    backoff_ = std::min(kMaxSkippedSearches, std::max(1, 2 * backoff_));
+    skip_ = backoff_;
+  }
 
   // The graph search has what is left; a stop during the solver leaves it a
   // moment, to answer a move.

@@ -28,6 +28,15 @@ inline constexpr int64_t kSolverNodesPerPlayout = 20;
 // Analysis without a limit gives the solver this long before the graph
 // search starts.
 inline constexpr double kAnalysisSolverSeconds = 0.5;
+// A share of less time than this is not tried: the solver checks its clock
+// every 1,024 nodes, which near the root (each child's reachability
+// estimate) can be tens of milliseconds on a loaded core, and would leave
+// the graph search nothing (measured at 0.25 s a move: docs/solver.md).
+inline constexpr double kMinSolverSeconds = 0.03;
+// After the solver fails to prove a position, the searcher's next near-end
+// searches skip it: 1, then 2, then 4 at most, until it proves one (a long
+// fight of tempo moves stays out of its reach for dozens of moves).
+inline constexpr int kMaxSkippedSearches = 4;
 
 // Whether `pos` is worth the solver's time (a cheap test: the contested
 // cells; never in the setup phase, nor in a finished game, which has none).
@@ -47,6 +56,8 @@ void ApplyProof(const Position& pos, const SolveResult& proof,
                 SearchInfo& info);
 
 // Wraps a graph search (levels 8..10, whose choice has no randomness).
+// Remembers between searches how many near-end searches to skip
+// (kMaxSkippedSearches); Clear (a new game) forgets it.
 class EndgameSearcher : public Searcher {
  public:
   // `playout_cap`: the level's cap on playouts (LevelConfig), 0 = none.
@@ -54,7 +65,7 @@ class EndgameSearcher : public Searcher {
                   const SearchOptions& options, int64_t playout_cap);
 
   void SetOptions(const SearchOptions& options) override;
-  void Clear() override { graph_search_->Clear(); }
+  void Clear() override;
   SearchResult Search(const Position& pos, const Limits& limits,
                       const InfoCallback& on_info,
                       double info_interval_s) override;
@@ -69,6 +80,8 @@ class EndgameSearcher : public Searcher {
   std::unique_ptr<Searcher> graph_search_;
   SearchOptions options_;
   int64_t playout_cap_;
+  int skip_ = 0;     // near-end searches still to leave to the graph search
+  int backoff_ = 0;  // how many the next failure skips
   std::atomic<bool> stop_{false};
 };
 
