@@ -185,7 +185,7 @@ TEST(EndgameSearchTest, KeepsToTheMoveTime) {
 // Analysis without an end, stopped while the solver thinks: by a report's
 // callback (as the protocol stops it) and from another thread. Either way
 // the search returns with a legal move; a lost stop would never return.
-TEST(EndgameSearchTest, AnalysisStopsDuringTheSolver) {
+TEST(EndgameSearchTest, ThreadedAnalysisStopsDuringTheSolver) {
   const Position pos = HardNearEnd();
   Limits infinite;
   infinite.infinite = true;
