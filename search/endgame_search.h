@@ -29,8 +29,7 @@ inline constexpr int64_t kSolverNodesPerPlayout = 20;
 // search starts.
 inline constexpr double kAnalysisSolverSeconds = 0.5;
 // A share of less time than this is not tried: the solver rarely proves
-// anything in it, and a first version without this floor and the back-off
-// below lost clearly at 0.25 s a move (docs/solver.md, "In the engine").
+// anything in a few milliseconds (a precaution, not a measured gain).
 inline constexpr double kMinSolverSeconds = 0.03;
 // After the solver fails to prove a position, the searcher's next near-end
 // searches skip it: 1, then 2, then 4 at most, until it proves one (a long
