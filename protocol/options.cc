@@ -72,7 +72,7 @@ constexpr absl::Status (*kHashAvailable)(double) = nullptr;
 
 using search::SearchOptions;
 
-constexpr std::array<OptionSpec, 18> kOptions = {{
+constexpr std::array<OptionSpec, 19> kOptions = {{
     {.name = "threads",
      .type = OptionType::kInt,
      .min = 1,
@@ -226,6 +226,17 @@ constexpr std::array<OptionSpec, 18> kOptions = {{
              "only as a visit)",
      .get = Get<&SearchOptions::virtual_loss>,
      .set = Set<&SearchOptions::virtual_loss>},
+    // The endgame solver's share of a move (docs/solver.md, "In the
+    // engine"): a tunable, hidden as the graph search's are.
+    {.name = "solver_share",
+     .type = OptionType::kFloat,
+     .min = 0,
+     .max = 1,
+     .help = "near the end of the game, the share of a move's time (or "
+             "playouts) the exact solver gets first; 0 = never",
+     .get = Get<&SearchOptions::solver_share>,
+     .set = Set<&SearchOptions::solver_share>,
+     .hidden = true},
 }};
 
 std::string FormatNumber(double value, const OptionSpec& spec) {

@@ -6,6 +6,8 @@
 
 #include "search/classic/eval.h"
 #include "search/classic/shortlist_evaluator.h"
+#include "search/endgame_search.h"
+#include "search/frozen_contest.h"
 #include "search/mcts.h"
 #include "search/players/alphabeta.h"
 #include "search/players/greedy.h"
@@ -27,12 +29,25 @@ bool SameEvaluation(const SearchOptions& a, const SearchOptions& b) {
          a.net_multi == b.net_multi;
 }
 
+// The first level whose choice has no randomness: from it on, the exact
+// solver plays the end of the game (EndgameSearcher).
+constexpr int kFirstSolvingLevel = 8;
+
+// The player of `options.level`, with the solver in front from
+// kFirstSolvingLevel on.
+std::unique_ptr<Searcher> MakePlayer(const SearchOptions& options) {
+  std::unique_ptr<Searcher> player = MakeLevelPlayer(options);
+  if (options.level < kFirstSolvingLevel) return player;
+  return std::make_unique<EndgameSearcher>(
+      std::move(player), options, LevelConfig(options.level).max_visits);
+}
+
 // Searcher for `options.level`, rebuilt when the level or the evaluation
 // changes.
 class LevelSearcher : public Searcher {
  public:
   explicit LevelSearcher(const SearchOptions& options)
-      : options_(options), inner_(MakeLevelPlayer(options)) {}
+      : options_(options), inner_(MakePlayer(options)) {}
 
   void SetOptions(const SearchOptions& options) override {
     const bool same_player =
@@ -41,7 +56,7 @@ class LevelSearcher : public Searcher {
     if (same_player) {
       inner_->SetOptions(options);
     } else {
-      inner_ = MakeLevelPlayer(options);
+      inner_ = MakePlayer(options);
     }
   }
   void Clear() override { inner_->Clear(); }
@@ -135,6 +150,13 @@ std::unique_ptr<Searcher> MakeLevelPlayer(const SearchOptions& options) {
     default: {
       MctsConfig config = LevelConfig(options.level);
       UseEvaluation(options, config);
+      // Whatever the evaluation, a frozen contest caps the final scores.
+      std::shared_ptr<const Evaluator> evaluation =
+          config.evaluator != nullptr
+              ? config.evaluator
+              : std::make_shared<ClassicEvaluator>(config.classic);
+      config.evaluator =
+          std::make_shared<FrozenContestEvaluator>(std::move(evaluation));
       return std::make_unique<MctsSearcher>(options, config);
     }
   }

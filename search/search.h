@@ -95,6 +95,11 @@ struct SearchOptions {
   // 0 is WU-UCT's rule, why and measured: docs/search.md, "Threads: equal
   // playouts (virtual loss)".
   double virtual_loss = 0.0;
+  // Near the end of the game (levels 8..10), the share of a move's time (or
+  // of its playouts, counted in solver nodes) that the exact endgame solver
+  // gets before the graph search; 0 = never. docs/solver.md, "In the
+  // engine".
+  double solver_share = 0.2;
 
   bool operator==(const SearchOptions&) const = default;
 };

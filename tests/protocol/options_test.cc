@@ -113,7 +113,7 @@ TEST(OptionsTest, ProfilesChangeOnlyWhatTheyName) {
 TEST(OptionsTest, TheSearchTunablesAreHiddenOptions) {
   for (const char* name :
        {"cpuct", "cpuct_hybrid", "cpuct_multi", "fpu_reduction", "fpu_prior",
-        "deferred_visits", "thread_affinity"}) {
+        "deferred_visits", "thread_affinity", "solver_share"}) {
     const OptionSpec* spec = FindOption(name);
     ASSERT_NE(spec, nullptr) << name;
     EXPECT_TRUE(spec->hidden) << name;

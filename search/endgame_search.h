@@ -1,0 +1,86 @@
+// The graph search with the exact endgame solver (search/solver) in front of
+// it (docs/solver.md, "In the engine"): near the end of the game the solver
+// gets a share of the move's budget first; when it proves the root, the
+// engine plays an optimal move (the graph search's favourite among them) and
+// reports the root as proven (SearchInfo::solved and exact).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "engine/position.h"
+#include "search/search.h"
+#include "search/solver/solver.h"
+
+namespace wallgo::search {
+
+// A position whose contested regions (those holding stones of several
+// colours) have at most this many cells in all is near enough to the end
+// to try the solver: two to ten plies before the end of sampled 2-player
+// games they hold 12 to 36 cells, and the solver proves few positions of
+// more than 20 (docs/solver.md, "In the engine").
+inline constexpr int kSolverMaxContestedCells = 20;
+// A search with a playout cap gives the solver this many nodes per playout
+// of its share, instead of a time (the solver's nodes cost about a
+// twentieth of a playout with the network), so that it stays deterministic.
+inline constexpr int64_t kSolverNodesPerPlayout = 20;
+// Analysis without a limit gives the solver this long before the graph
+// search starts.
+inline constexpr double kAnalysisSolverSeconds = 0.5;
+// A share of less time than this is not tried: the solver rarely proves
+// anything in a few milliseconds (a precaution, not a measured gain).
+inline constexpr double kMinSolverSeconds = 0.03;
+// After the solver fails to prove a position, the searcher's next near-end
+// searches skip it: 1, then 2, then 4 at most, until it proves one (a long
+// fight of tempo moves stays out of its reach for dozens of moves).
+inline constexpr int kMaxSkippedSearches = 4;
+
+// Whether `pos` is worth the solver's time (a cheap test: the contested
+// cells; never in the setup phase, nor in a finished game, which has none).
+bool NearTheEnd(const Position& pos);
+
+// What the solver may spend of a search with `options` and `limits`:
+// options.solver_share of the planned time, or of `playout_cap` (0 = none)
+// counted in nodes, which keeps a search of fixed playouts deterministic.
+SolverLimits SolverBudget(const SearchOptions& options, const Limits& limits,
+                          const Position& pos, int64_t playout_cap);
+
+// Makes `info` (the graph search's, for `pos`) say what the proof says: the
+// root proven, its win rate and margin exact, the optimal moves first (in
+// the graph search's order; the proof's first optimal move when the graph
+// search listed none of them) with the proven value.
+void ApplyProof(const Position& pos, const SolveResult& proof,
+                SearchInfo& info);
+
+// Wraps a graph search (levels 8..10, whose choice has no randomness).
+// Remembers between searches how many near-end searches to skip
+// (kMaxSkippedSearches); Clear (a new game) forgets it.
+class EndgameSearcher : public Searcher {
+ public:
+  // `playout_cap`: the level's cap on playouts (LevelConfig), 0 = none.
+  EndgameSearcher(std::unique_ptr<Searcher> graph_search,
+                  const SearchOptions& options, int64_t playout_cap);
+
+  void SetOptions(const SearchOptions& options) override;
+  void Clear() override;
+  SearchResult Search(const Position& pos, const Limits& limits,
+                      const InfoCallback& on_info,
+                      double info_interval_s) override;
+  void Stop() override;
+
+ private:
+  // The solver's phase; reports (an empty info) through `on_info` so that
+  // the caller may stop it.
+  SolveResult SolveFirst(const Position& pos, const Limits& limits,
+                         const InfoCallback& on_info, double info_interval_s);
+
+  std::unique_ptr<Searcher> graph_search_;
+  SearchOptions options_;
+  int64_t playout_cap_;
+  int skip_ = 0;     // near-end searches still to leave to the graph search
+  int backoff_ = 0;  // how many the next failure skips
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace wallgo::search

@@ -1,0 +1,239 @@
+// The graph search with the exact solver in front (EndgameSearcher): near
+// the end of seeded random games it plays a proven optimal move where the
+// graph search alone at few playouts does not, reports the root proven,
+// keeps to its time and to a stop request, stays deterministic at fixed
+// playouts, and with no share is the graph search alone.
+#include "search/endgame_search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <future>
+#include <memory>
+#include <optional>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "gtest/gtest.h"
+#include "search/levels.h"
+#include "search/mcts.h"
+#include "tests/engine/test_support.h"
+
+namespace wallgo::search {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+SearchOptions Options(int64_t visits, double solver_share) {
+  SearchOptions o = ClassicProfile();
+  o.visits = visits;
+  o.hash_mb = 16;
+  o.seed = 5;
+  o.solver_share = solver_share;
+  return o;
+}
+
+std::unique_ptr<EndgameSearcher> Endgame(const SearchOptions& o) {
+  return std::make_unique<EndgameSearcher>(std::make_unique<MctsSearcher>(o), o,
+                                           0);
+}
+
+bool Contains(const std::vector<Move>& moves, Move m) {
+  return std::find(moves.begin(), moves.end(), m) != moves.end();
+}
+
+// Positions `min_back`..`max_back` plies before the end of seeded random
+// games of `rules` that NearTheEnd accepts, with what `proved` says of them.
+std::vector<Position> NearEndPositions(const Rules& rules, uint64_t seed,
+                                       int games, int min_back, int max_back) {
+  std::mt19937_64 rng(seed);
+  std::vector<Position> out;
+  for (int game = 0; game < games; ++game) {
+    std::vector<Position> line;
+    testing::PlayRandomGame(rules, rng, 300,
+                            [&](const Position& p) { line.push_back(p); });
+    for (int back = min_back; back <= max_back; ++back) {
+      if (back >= static_cast<int>(line.size())) break;
+      const Position& pos = line[line.size() - 1 - back];
+      if (NearTheEnd(pos)) out.push_back(pos);
+    }
+  }
+  return out;
+}
+
+// The solver's answer within what EndgameSearcher gives it at `o`.
+SolveResult SolveWithin(const Position& pos, const SearchOptions& o) {
+  return Solve(pos, SolverBudget(o, Limits{}, pos, o.visits));
+}
+
+void ExpectProvenInfo(const Position& pos, const SolveResult& proof,
+                      const SearchResult& r) {
+  const PlayerValue v = proof.mover_value(pos);
+  EXPECT_TRUE(r.info.solved);
+  EXPECT_TRUE(r.info.exact);
+  EXPECT_DOUBLE_EQ(r.info.root_winrate, v.share12 / 12.0);
+  EXPECT_DOUBLE_EQ(r.info.root_score_margin, v.margin);
+  ASSERT_FALSE(r.info.candidates.empty());
+  EXPECT_EQ(r.info.candidates.front().move, r.best);
+  EXPECT_DOUBLE_EQ(r.info.candidates.front().score_margin, v.margin);
+}
+
+// At 24 playouts the graph search alone misses the optimal move of some of
+// these positions; with the solver's share of the same search (24 x 20 solver
+// nodes) the engine plays an optimal one and says the root is proven, in its
+// reports as in its answer.
+TEST(EndgameSearchTest, PlaysAProvenOptimalMoveWhereTheGraphSearchMissesIt) {
+  const SearchOptions alone = Options(24, 0);
+  const SearchOptions solving = Options(24, 1);
+  int missed = 0, proven = 0;
+  for (const Position& pos :
+       NearEndPositions(Rules::Default(2), 11, 60, 2, 4)) {
+    const SolveResult proof = SolveWithin(pos, solving);
+    if (!proof.proven || !proof.all_optimal_known) continue;
+    ++proven;
+    const SearchResult graph =
+        MctsSearcher(alone).Search(pos, Limits{}, nullptr, 0);
+    SearchInfo last_report;
+    const SearchResult r = Endgame(solving)->Search(
+        pos, Limits{}, [&](const SearchInfo& i) { last_report = i; }, 0);
+    EXPECT_TRUE(Contains(proof.optimal, r.best)) << PositionString(pos);
+    ExpectProvenInfo(pos, proof, r);
+    EXPECT_TRUE(last_report.solved && last_report.exact);
+    if (!Contains(proof.optimal, graph.best)) ++missed;
+  }
+  EXPECT_GE(proven, 10);
+  EXPECT_GE(missed, 1) << "the graph search alone found every optimal move";
+}
+
+// Three and four players (max^n, with wall breakers): proven positions near
+// the end are played optimally and reported proven.
+TEST(EndgameSearchTest, ThreeAndFourPlayersPlayProvenMoves) {
+  for (int players : {3, 4}) {
+    const SearchOptions solving = Options(100, 1);
+    int proven = 0;
+    for (const Position& pos :
+         NearEndPositions(Rules::Default(players), 17, 40, 1, 3)) {
+      const SolveResult proof = SolveWithin(pos, solving);
+      if (!proof.proven) continue;
+      ++proven;
+      const SearchResult r =
+          Endgame(solving)->Search(pos, Limits{}, nullptr, 0);
+      EXPECT_TRUE(Contains(proof.optimal, r.best)) << PositionString(pos);
+      ExpectProvenInfo(pos, proof, r);
+    }
+    EXPECT_GE(proven, 5) << players << " players";
+  }
+}
+
+// A position near the end that the solver does not prove at once: the
+// first of the sampled ones it leaves unproven within 2,000 nodes.
+Position HardNearEnd() {
+  SearchOptions tight = Options(100, 1);
+  for (const Position& pos :
+       NearEndPositions(Rules::Default(2), 23, 60, 4, 12)) {
+    if (!SolveWithin(pos, tight).proven) return pos;
+  }
+  ADD_FAILURE() << "no unproven position near the end";
+  return testing::StartOf(Rules::Default(2));
+}
+
+TEST(EndgameSearchTest, FixedPlayoutsGiveTheSameSearchEveryTime) {
+  const Position pos = HardNearEnd();
+  const SearchOptions o = Options(300, 0.5);
+  const SearchResult a = Endgame(o)->Search(pos, Limits{}, nullptr, 0);
+  const SearchResult b = Endgame(o)->Search(pos, Limits{}, nullptr, 0);
+  EXPECT_EQ(a.best, b.best);
+  ASSERT_EQ(a.info.candidates.size(), b.info.candidates.size());
+  for (size_t i = 0; i < a.info.candidates.size(); ++i) {
+    EXPECT_EQ(a.info.candidates[i].move, b.info.candidates[i].move);
+    EXPECT_EQ(a.info.candidates[i].visits, b.info.candidates[i].visits);
+  }
+  EXPECT_EQ(a.info.total_visits, 300);
+}
+
+TEST(EndgameSearchTest, NoShareIsTheGraphSearchAlone) {
+  const Position pos = HardNearEnd();
+  const SearchOptions o = Options(300, 0);
+  MctsSearcher alone(o);
+  const SearchResult a = alone.Search(pos, Limits{}, nullptr, 0);
+  const SearchResult b = Endgame(o)->Search(pos, Limits{}, nullptr, 0);
+  EXPECT_EQ(a.best, b.best);
+  EXPECT_EQ(a.info.total_visits, b.info.total_visits);
+  EXPECT_EQ(a.info.solved, b.info.solved);
+}
+
+// The solver's share comes out of the move time: with most of it given to
+// the solver, the move still takes the move time, not more.
+TEST(EndgameSearchTest, KeepsToTheMoveTime) {
+  const Position pos = HardNearEnd();
+  SearchOptions o = Options(0, 0.9);
+  o.movetime_s = 0.5;
+  auto searcher = Endgame(o);
+  const auto start = SteadyClock::now();
+  const SearchResult r = searcher->Search(pos, Limits{}, nullptr, 0);
+  const double took =
+      std::chrono::duration<double>(SteadyClock::now() - start).count();
+  // Solver and graph search together: 0.485 s; the slack absorbs a loaded
+  // machine's scheduling, and is below the 0.45 s that a solver phase on top
+  // of the move time would add.
+  EXPECT_LE(took, 0.5 + 0.25);
+  EXPECT_TRUE(CheckMove(pos, pos.to_move(), r.best).ok());
+}
+
+// Analysis without an end, stopped while the solver thinks: by a report's
+// callback (as the protocol stops it) and from another thread. Either way
+// the search returns with a legal move; a lost stop would never return.
+TEST(EndgameSearchTest, ThreadedAnalysisStopsDuringTheSolver) {
+  const Position pos = HardNearEnd();
+  Limits infinite;
+  infinite.infinite = true;
+  for (bool from_callback : {true, false}) {
+    auto searcher = Endgame(Options(0, 1));
+    auto run = std::async(std::launch::async, [&] {
+      return searcher->Search(
+          pos, infinite,
+          [&](const SearchInfo&) {
+            if (from_callback) searcher->Stop();
+          },
+          0.01);
+    });
+    if (!from_callback) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      searcher->Stop();
+    }
+    ASSERT_EQ(run.wait_for(std::chrono::seconds(20)), std::future_status::ready)
+        << "the stop request was lost";
+    const SearchResult r = run.get();
+    EXPECT_TRUE(CheckMove(pos, pos.to_move(), r.best).ok());
+  }
+}
+
+// The engine's own searcher (MakeSearcher) at full strength goes through
+// the solver; a weaker level that chooses at random does not: on a position
+// the solver proves and the graph search alone does not, only the first
+// reports it proven.
+TEST(EndgameSearchTest, FullStrengthUsesTheSolverAndLowLevelsDoNot) {
+  const SearchOptions o = Options(200, 0.2);
+  std::optional<Position> found;
+  for (const Position& pos :
+       NearEndPositions(Rules::Default(2), 11, 60, 2, 4)) {
+    if (SolveWithin(pos, o).proven &&
+        !MctsSearcher(o).Search(pos, Limits{}, nullptr, 0).info.exact) {
+      found = pos;
+      break;
+    }
+  }
+  ASSERT_TRUE(found.has_value());
+  SearchOptions level = o;
+  level.level = 10;
+  EXPECT_TRUE(
+      MakeSearcher(level)->Search(*found, Limits{}, nullptr, 0).info.exact);
+  level.level = 7;  // its own cap is above the 200 playouts
+  EXPECT_FALSE(
+      MakeSearcher(level)->Search(*found, Limits{}, nullptr, 0).info.exact);
+}
+
+}  // namespace
+}  // namespace wallgo::search
