@@ -7,8 +7,10 @@ native build BUILD, the site tools/web/build.sh made), then:
 - the npm tarball, `npm install`ed into an empty folder: the Node engine
   plays (threaded and single-threaded), and a page on the installed package
   plays with and without isolation (tests/tools/web/browser_test.py);
-- the site zip, unzipped: the board plays served as `python3 -m http.server`
-  serves it (tests/tools/web/site_test.py plain_host).
+- the site zip, unzipped: it holds the board's two builds and no other (the
+  engine's package is the npm tarball's), and the board plays served as
+  `python3 -m http.server` serves it (tests/tools/web/site_test.py
+  plain_host).
 
   artifacts_test.py --source DIR --build DIR --site DIR
 
@@ -125,8 +127,8 @@ class NpmPackage(unittest.TestCase):
             names = set(tar.getnames())
         for name in ("wallgo.mjs", "wallgo.d.mts", "wallgo-node.js", "wallgo-worker.js",
                      "wallgo-web.js", "wallgo-web.wasm", "wallgo-web.worker.js",
-                     "wallgo-web-st.js", "wallgo-web-st.wasm", "README.md", "LICENSE",
-                     "package.json"):
+                     "wallgo-web-st.js", "wallgo-web-st.wasm", "console.html", "README.md",
+                     "LICENSE", "package.json"):
             self.assertIn(f"package/{name}", names)
 
     def test_node_plays_a_move_threaded_and_single_threaded(self):
@@ -137,13 +139,10 @@ class NpmPackage(unittest.TestCase):
             self.assertRegex(answers(transcript)[2], r"^= [a-g][1-7]", transcript)
 
     def test_a_page_plays_with_and_without_isolation(self):
-        # The site's protocol console on the installed package as engine/.
+        # The package's own protocol console, served from the installed
+        # package (as engine/, where browser_test.py looks for it).
         page = os.path.join(TMP, "npm-page")
         os.makedirs(page)
-        with open(os.path.join(ARGS.source, "tools", "web", "site", "console.html")) as f:
-            console = f.read()
-        with open(os.path.join(page, "console.html"), "w") as f:
-            f.write(console)
         os.symlink(self.package, os.path.join(page, "engine"))
         run([sys.executable, os.path.join(ARGS.source, "tests", "tools", "web", "browser_test.py"),
              "--site", page], timeout=400)
@@ -158,9 +157,14 @@ class SiteZip(unittest.TestCase):
         with zipfile.ZipFile(archive) as z:
             names = z.namelist()
             self.assertEqual(names, sorted(names))
-            for name in ("index.html", "_headers", "LICENSE", "engine/package.json",
-                         "wallgo-site.wasm", "wallgo-site-st.wasm"):
+            for name in ("index.html", "_headers", "LICENSE", "wallgo-site.wasm",
+                         "wallgo-site-st.wasm"):
                 self.assertIn(name, names)
+            # Each build once: the board's two; the engine's package
+            # (engine/) is the npm tarball's, not the site's.
+            self.assertEqual([n for n in names if n.endswith(".wasm")],
+                             ["wallgo-site-st.wasm", "wallgo-site.wasm"])
+            self.assertEqual([n for n in names if n.startswith("engine/")], [])
             z.extractall(site)
         run([sys.executable, os.path.join(ARGS.source, "tests", "tools", "web", "site_test.py"),
              "plain_host", "--site", site, "--bin", os.path.join(ARGS.build, "bin"),
