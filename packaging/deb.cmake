@@ -13,10 +13,13 @@ set(CPACK_PACKAGE_DESCRIPTION "The Wall Go engine (wallgo), a match referee \
 (wallgo-referee),\na board in the browser for any engine (wallgo-gui), the \
 network tool\n(wallgo-net), the cluster workflows (wallgo-cluster) and the \
 Python module\nwallgo.")
-# The maintainer: the project's contact address (set with
-# -DWALLGO_MAINTAINER="Name <address>" for a published package).
-set(WALLGO_MAINTAINER "wallgo developers <wallgo@localhost>" CACHE STRING
-  "The .deb's maintainer and changelog signature")
+# The maintainer: by default the project's own identity, the no-reply
+# address its commits carry; -DWALLGO_MAINTAINER="Name <address>" (or
+# WALLGO_MAINTAINER in tools/release.sh's environment) names another, as a
+# distributor repackaging it would.
+set(WALLGO_MAINTAINER
+  "wallgo maintainers <maintainers@users.noreply.a-seed-b142316f.example>"
+  CACHE STRING "The .deb's maintainer and changelog signature")
 set(CPACK_PACKAGE_CONTACT "${WALLGO_MAINTAINER}")
 
 # Debian's changelog of a native package: this version, dated

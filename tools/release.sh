@@ -47,11 +47,14 @@ normalize_tree() {
 # The board: SITE's files at the zip's top, with _headers (the COOP/COEP
 # headers that give the engine its threads on Netlify and Cloudflare Pages;
 # elsewhere the page's service worker isolates it), the licences, in
-# sorted order, with fixed times and no extra attributes.
+# sorted order, with fixed times and no extra attributes. SITE's engine/ is
+# the npm package, not the board's: the board runs its own builds
+# (wallgo-site*), so the zip holds each build once.
 pack_site() {
   local site=$1 dist=$2 stage
   stage=$(mktemp -d)
   cp -r "$site"/. "$stage/"
+  rm -rf "$stage/engine"
   cp "$repo/LICENSE" "$repo/THIRD-PARTY.md" "$stage/"
   cat >"$stage/_headers" <<'HEADERS'
 /*

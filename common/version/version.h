@@ -22,9 +22,11 @@ std::string_view Commit();
 // 986e658a1b2c)".
 std::string VersionLine(std::string_view program);
 
-// Every program answers `PROGRAM --version` before it parses anything
-// else: when the command line is that, writes VersionLine(program) to out
-// and returns true (main then returns 0).
+// Every program answers `--version` before it parses anything else: when
+// an argument before any `--` is `--version` (with other options or
+// without, as GNU programs do), writes VersionLine(program) to out and
+// returns true (main then returns 0). common/version_option.h lists it in
+// the program's --help.
 bool AnsweredVersion(int argc, const char* const* argv,
                      std::string_view program, std::ostream& out);
 

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """One version everywhere: CMakeLists.txt's project(VERSION) is what every
-program's --version (with one commit for them all, this checkout's), the
+program's --version (with one commit for them all, this checkout's; every
+--help lists it), the
 protocol's `version`, wallgo.__version__, the .deb (CPack), the engine's
 package.json, the board's version.json and the WebAssembly engine's
 `version` say, and CHANGELOG.md has a section for it.
@@ -23,6 +24,13 @@ PROGRAMS = ["wallgo", "wallgo-referee", "wallgo-gui", "wallgo-net",
             "wallgo-selfplay", "players_match", "eval_calibrate", "solver_bench"]
 
 
+def program_path(program):
+    """A built program, or the cluster script (a script, not built)."""
+    if program == "wallgo-cluster":
+        return os.path.join(ARGS.source, "tools", "cluster", program)
+    return os.path.join(ARGS.build, "bin", program)
+
+
 def cmake_version():
     with open(os.path.join(ARGS.source, "CMakeLists.txt")) as f:
         found = re.search(r"project\(wallgo VERSION (\d+\.\d+\.\d+)", f.read())
@@ -43,7 +51,7 @@ class Native(unittest.TestCase):
         version = cmake_version()
         commits = set()
         for program in PROGRAMS:
-            line = run([os.path.join(ARGS.build, "bin", program), "--version"])
+            line = run([program_path(program), "--version"])
             found = re.fullmatch(rf"{re.escape(program)} (\S+) \(commit (\S+)\)\n", line)
             self.assertTrue(found, f"{program} --version: {line!r}")
             self.assertEqual(found.group(1), version, program)
@@ -56,6 +64,24 @@ class Native(unittest.TestCase):
             self.assertTrue(head.stdout.startswith(commit.removesuffix("-dirty")),
                             f"the programs were built from {commit}, the checkout is at "
                             f"{head.stdout.strip()}: rebuild")
+
+    def test_every_program_lists_version_in_its_help(self):
+        env = dict(os.environ, WALLGO_BIN=os.path.join(ARGS.build, "bin"))
+        for program in PROGRAMS + ["wallgo-cluster"]:
+            help_text = run([program_path(program), "--help"], env=env)
+            self.assertRegex(help_text, r"(?m)^ +(\S+ )?--version +\S",
+                             f"{program} --help lists no --version:\n{help_text}")
+
+    def test_version_wins_over_other_options(self):
+        # As GNU programs do: wallgo-gui would otherwise start its server.
+        line = run([program_path("wallgo-gui"), "--port", "0", "--version"])
+        self.assertRegex(line, rf"^wallgo-gui {re.escape(cmake_version())} \(commit ")
+
+    def test_the_cluster_script_names_the_programs_version(self):
+        env = dict(os.environ, WALLGO_BIN=os.path.join(ARGS.build, "bin"))
+        line = run([program_path("wallgo-cluster"), "--version"], env=env)
+        engine = run([program_path("wallgo"), "--version"])
+        self.assertEqual(line, "wallgo-cluster " + engine.removeprefix("wallgo "))
 
     def test_the_protocol_answers_the_version(self):
         answer = run([os.path.join(ARGS.build, "bin", "wallgo")], "version\nquit\n")

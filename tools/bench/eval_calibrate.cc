@@ -12,6 +12,7 @@
 
 #include "boost/program_options.hpp"
 #include "common/version/version.h"
+#include "common/version_option.h"
 #include "engine/movegen.h"
 #include "engine/outcome.h"
 #include "engine/regions.h"
@@ -131,6 +132,7 @@ int Main(int argc, char** argv) {
   float share = 0;
   int64_t nodes = 0;
   po::options_description desc("eval_calibrate options");
+  wallgo::common::AddVersionOption(desc);
   desc.add_options()("help", "this text")(
       "games", po::value(&games)->default_value(100), "self-play games")(
       "nodes", po::value(&nodes)->default_value(20000),

@@ -17,6 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
 #include "common/version/version.h"
+#include "common/version_option.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/outcome.h"
@@ -150,6 +151,7 @@ int Main(int argc, char** argv) {
   double movetime = 0;
   int64_t nodes = 0;
   po::options_description desc("players_match options");
+  wallgo::common::AddVersionOption(desc);
   desc.add_options()("help", "this text")(
       "a", po::value(&a_spec)->default_value("ab"), "first player")(
       "b", po::value(&b_spec)->default_value("greedy"), "second player")(

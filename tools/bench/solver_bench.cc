@@ -18,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "boost/program_options.hpp"
 #include "common/version/version.h"
+#include "common/version_option.h"
 #include "engine/game.h"
 #include "engine/notation.h"
 #include "search/search.h"
@@ -238,6 +239,7 @@ int main(int argc, char** argv) {
   namespace po = boost::program_options;
   wallgo::search::BenchOptions o;
   po::options_description desc("solver_bench options");
+  wallgo::common::AddVersionOption(desc);
   desc.add_options()("help", "this help")(
       "games", po::value(&o.games)->default_value(o.games),
       "self-play games per variant")(

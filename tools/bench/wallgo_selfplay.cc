@@ -23,6 +23,7 @@
 #include "absl/strings/str_format.h"
 #include "boost/program_options.hpp"
 #include "common/version/version.h"
+#include "common/version_option.h"
 #include "engine/game.h"
 #include "engine/notation.h"
 #include "protocol/options.h"
@@ -346,6 +347,7 @@ int main(int argc, char** argv) {
   MatchOptions m;
   SearchOptions o = ClassicProfile();
   po::options_description desc("wallgo-selfplay options");
+  wallgo::common::AddVersionOption(desc);
   desc.add_options()("help", "this text")(
       "mode", po::value(&mode)->default_value("match"),
       "match, bench, speed or curve")(

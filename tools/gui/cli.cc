@@ -10,6 +10,7 @@
 #include "boost/asio/signal_set.hpp"
 #include "boost/program_options.hpp"
 #include "common/program_options_error.h"
+#include "common/version_option.h"
 #include "tools/gui/server.h"
 
 namespace wallgo::gui {
@@ -18,6 +19,7 @@ namespace {
 
 po::options_description Flags() {
   po::options_description d("wallgo-gui options");
+  common::AddVersionOption(d);
   // clang-format off
   d.add_options()
       ("help,h", "this help")

@@ -11,6 +11,7 @@
 #include "common/batch/preemption.h"
 #include "common/batch/shard.h"
 #include "common/program_options_error.h"
+#include "common/version_option.h"
 #include "engine/notation.h"
 #include "tools/records/records.h"
 #include "tools/referee/match.h"
@@ -108,6 +109,7 @@ absl::StatusOr<std::set<int>> ParseGameList(const std::string& text) {
 
 po::options_description MatchFlags() {
   po::options_description d("Match options");
+  common::AddVersionOption(d);
   // clang-format off
   d.add_options()
       ("help,h", "this help")

@@ -45,7 +45,8 @@ namespace {
 
 constexpr char kUsage[] =
     "Usage: wallgo-net generate|features|evaluate|verify [OPTIONS]\n"
-    "       wallgo-net COMMAND --help   lists the command's options\n";
+    "       wallgo-net COMMAND --help   lists the command's options\n"
+    "       wallgo-net --version        prints the version and the commit\n";
 
 // Parses `args` into `desc`'s variables; false after printing --help.
 bool Parse(const po::options_description& desc,

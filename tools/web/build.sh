@@ -3,9 +3,10 @@
 #   tools/web/build.sh [OUT]
 # OUT (default build-web/site) receives the site: index.html at its top (the
 # players' board: wallgo-gui's page on the GUI's bridge in a Web Worker),
-# console.html (a protocol console) and the engine's package folder,
-# engine/ (package.json, whose `bin` is the Node runner). The last line
-# printed is OUT.
+# and the engine's package folder, engine/ (package.json, whose `bin` is the
+# Node runner; console.html, a protocol console on it). The site a release
+# hosts is OUT without engine/: the board runs its own builds, and the
+# engine is the npm package. The last line printed is OUT.
 #
 # Abseil for wasm is built from Debian's own source package (apt-get source
 # with a private deb-src list, so the system's apt set-up is left alone) and
@@ -183,9 +184,9 @@ files=$(cd "$out" && find . -type f ! -name service-worker.js | LC_ALL=C sort |
 printf '{"version": "%s", "commit": "%s", "files": "%s"}\n' \
   "$version" "$commit" "$files" >"$out/version.json"
 # The page's own files: every top-level file but the engine builds (the
-# worker caches the one the device runs), the console and itself.
+# worker caches the one the device runs) and itself.
 shell=$(cd "$out" && find . -maxdepth 1 -type f ! -name 'wallgo-site*' \
-  ! -name console.html ! -name service-worker.js | LC_ALL=C sort |
+  ! -name service-worker.js | LC_ALL=C sort |
   sed 's|^\./||' | paste -sd' ' | sed "s/ /', '/g")
 sed -i -e "s|'@VERSION@'|'$version-$commit-$files'|" \
   -e "s|\['@SHELL@'\]|['$shell']|" "$out/service-worker.js"

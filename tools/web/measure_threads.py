@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Two threads against one in Chromium (docs/web.md): the engine's package on
-console.html, served with COOP/COEP on loopback, `genmove red` from the
+its console.html, served with COOP/COEP on loopback, `genmove red` from the
 start for S seconds; the visits its log line reports. Runs
 alternate: one thread, two threads, and the ceiling, two one-thread engines
 in two workers at once (what two cores give with no sharing).
@@ -24,7 +24,7 @@ from browser_support import start_chromium  # noqa: E402
 # the start, and resolves with each one's visits (from its log line).
 SEARCH = """
 const [threads, seconds, engines, done] = arguments;
-import('./engine/wallgo.mjs').then(async ({ createEngine }) => {
+import('./wallgo.mjs').then(async ({ createEngine }) => {
   const run = () => new Promise((resolve) => {
     const engine = createEngine();
     engine.onLine((line) => {
@@ -54,7 +54,7 @@ def main():
     driver = start_chromium()
     driver.set_script_timeout(120)
     try:
-        driver.get(f"http://127.0.0.1:{httpd.server_address[1]}/console.html")
+        driver.get(f"http://127.0.0.1:{httpd.server_address[1]}/engine/console.html")
         time.sleep(1)
         totals = {"1 thread": [], "2 threads": [], "ceiling": []}
         for _ in range(args.runs):

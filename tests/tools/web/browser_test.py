@@ -49,7 +49,8 @@ def wait(what, predicate, timeout=30.0):
 
 
 class Page:
-    """Chromium on the site's index.html, served by a StaticServer."""
+    """Chromium on the engine package's console.html (SITE/engine), served
+    by a StaticServer."""
 
     def __init__(self, isolate):
         self.server = StaticServer(isolate)
@@ -60,7 +61,7 @@ class Page:
         options.binary_location = "/usr/bin/chromium"
         self.driver = webdriver.Chrome(
             service=Service("/usr/bin/chromedriver"), options=options)
-        self.driver.get(self.server.url + "console.html")
+        self.driver.get(self.server.url + "engine/console.html")
         # Every line the engine prints, with the page's time it came.
         self.js("window.lines = []; window.wallgoEngine.onLine("
                 "(line) => window.lines.push([performance.now(), line]));")
