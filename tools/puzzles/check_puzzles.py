@@ -104,12 +104,30 @@ def line_problems(proto, p):
     return problems
 
 
-def solver_value(answer, colour):
-    return answer["values"][colour]
+def final_value(proto, colour):
+    """(result, margin) of a finished game for one colour, from `score`."""
+    words = dict(w.split("=") for w in proto.command("score")[0].split())
+    scores = {c: int(v) for c, v in words.items() if c not in ("status", "winner")}
+    margin = scores[colour] - max(v for c, v in scores.items() if c != colour)
+    winner = words.get("winner")
+    return ("win" if winner == colour else
+            "draw" if winner == "draw" else "loss"), margin
 
 
-def proof_problems(proto, p, seconds):
-    """The value, the accepted moves and the replies, proven again."""
+def value_after(proto, position, moves, colour, seconds):
+    """The colour's proven value after the moves, or None (not proven)."""
+    proto.setup(position, moves)
+    if proto.is_over():
+        return final_value(proto, colour)
+    answer = proto.solve(seconds)
+    return answer["values"][colour] if answer["proven"] else None
+
+
+def proof_problems(proto, p, seconds, child_seconds, tally):
+    """The value, the accepted moves and the replies, proven again: the
+    solver's optimal moves are exactly the accepted ones; each accepted
+    move, and the engine's instinct, proven on its own to keep (or not keep)
+    the value; after the replies the solver's value is still the puzzle's."""
     where = f"puzzle {p['id']!r}"
     want = (p["value"]["result"], p["value"]["margin"])
     solver, moves, problems = field(p["position"], "turn"), [], []
@@ -124,27 +142,25 @@ def proof_problems(proto, p, seconds):
         if sorted(answer["optimal"]) != sorted(step["accept"]):
             problems.append(f"{where}: step {n + 1} optimal "
                             f"{answer['optimal']}, accepted {step['accept']}")
-        others = [m for m in proto.legal_moves() if m not in step["accept"]]
-        tried = [p["instinct"]] if n == 0 and p.get("instinct") else others[:1]
+        tried = [p["instinct"]] if n == 0 and p.get("instinct") else []
         for move in step["accept"] + tried:
-            proto.setup(p["position"], moves + [move])
-            if proto.is_over():
-                continue  # the final score is the rules' own
-            child = proto.solve(seconds)
-            if not child["proven"]:
-                problems.append(f"{where}: after {move} not proven")
-                continue
-            keeps = solver_value(child, solver) == want
-            if keeps != (move in step["accept"]):
-                problems.append(f"{where}: {move} {'keeps' if keeps else 'loses'}"
-                                f" the value ({solver_value(child, solver)})")
-        proto.setup(p["position"], moves + [step["accept"][0]])
-        for reply in step["replies"]:
-            child = proto.solve(seconds)
-            if not child["proven"] or reply not in child["optimal"]:
-                problems.append(f"{where}: reply {reply} not proven optimal")
-            proto.play(reply)
+            value = value_after(proto, p["position"], moves + [move], solver,
+                                child_seconds)
+            tally["children"] += 1
+            if value is None:
+                tally["unproven"] += 1
+            elif (value == want) != (move in step["accept"]):
+                problems.append(f"{where}: {move} {'keeps' if value == want else 'loses'}"
+                                f" the value ({value})")
         moves += [step["accept"][0]] + step["replies"]
+        if n == len(p["steps"]) - 1 and step["replies"]:
+            value = value_after(proto, p["position"], moves, solver,
+                                child_seconds)
+            tally["children"] += 1
+            if value is None:
+                tally["unproven"] += 1
+            elif value != want:
+                problems.append(f"{where}: after the replies {value}, not {want}")
     return problems
 
 
@@ -159,6 +175,8 @@ def main():
                         help="the sample's seed (default: from the clock)")
     parser.add_argument("--seconds", type=float, default=30,
                         help="the solver's budget for each proof")
+    parser.add_argument("--child-seconds", type=float, default=3,
+                        help="the budget to prove a move's child on its own")
     parser.add_argument("--min-puzzles", type=int, default=1)
     args = parser.parse_args()
     with open(args.file, encoding="utf-8") as f:
@@ -175,14 +193,17 @@ def main():
     sample = [] if args.sample < 0 or problems else (
         puzzles if args.sample == 0 else
         random.Random(seed).sample(puzzles, min(args.sample, len(puzzles))))
-    start = time.time()
+    start, tally = time.time(), {"children": 0, "unproven": 0}
     for p in sample:
-        problems += proof_problems(proto, p, args.seconds)
+        problems += proof_problems(proto, p, args.seconds, args.child_seconds,
+                                   tally)
     proto.close()
     for problem in problems:
         print(problem)
     print(f"{len(puzzles)} puzzles checked, {len(sample)} re-proven "
-          f"(seed {seed}) in {time.time() - start:.1f} s: "
+          f"(seed {seed}) in {time.time() - start:.1f} s, "
+          f"{tally['children'] - tally['unproven']} of {tally['children']} "
+          "moves proven on their own: "
           f"{len(problems)} problems")
     return 1 if problems else 0
 

@@ -27,7 +27,7 @@ from wallgo_engine import Analysis, Protocol, alike, field  # noqa: E402
 VARIANTS = ["2p", "2p-mobile", "2p-empty", "3p", "4p"]
 # How far before the end each variant is sampled: the solver proves 3-4
 # player positions (max^n without pruning) only very near the end.
-MAX_BACK = {"2p": 5, "2p-mobile": 5, "2p-empty": 5, "3p": 4, "4p": 4}
+MAX_BACK = {"2p": 4, "2p-mobile": 4, "2p-empty": 4, "3p": 4, "4p": 4}
 VISITS = [50 * 2 ** k for k in range(10)]  # 50 .. 25600
 NOT_FOUND = 2 * VISITS[-1]
 MAX_STEPS = 3
@@ -117,7 +117,7 @@ def make_puzzle(sample, proto, analysis, seconds):
 def deviations(proto, sample, args):
     """Samples one move off the game: the positions after --children random
     legal moves (seeded by the game and the distance) of a proven sampled
-    position, each solved for --reply-seconds. Near the end most positions of
+    position, each solved for --child-seconds. Near the end most positions of
     a game are one move from another game's, and these prove fast."""
     proto.setup(sample["position"])
     legal = proto.legal_moves()
@@ -127,7 +127,7 @@ def deviations(proto, sample, args):
         proto.setup(sample["position"], [move])
         if proto.is_over():
             continue
-        answer = proto.solve(args.reply_seconds)
+        answer = proto.solve(args.child_seconds)
         found.append({
             "variant": sample["variant"], "game_seed": sample["game_seed"],
             "plies_to_end": sample["plies_to_end"] - 1, "deviation": move,
@@ -141,7 +141,7 @@ def deviations(proto, sample, args):
 def run_sampler(args, seed, variant, path):
     command = [os.path.join(args.build, "bin", "solver_bench"),
                "--games", str(args.games), "--variants", variant,
-               "--min-back", "2", "--max-back", str(MAX_BACK[variant]),
+               "--min-back", "1", "--max-back", str(MAX_BACK[variant]),
                "--seconds", str(args.seconds), "--cpu-time", "--hash", "64",
                "--seed", str(seed), "--out", path + ".part"]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
@@ -197,7 +197,8 @@ def puzzle_id(variant, position, taken):
 
 
 def assemble(args, seeds, recipe):
-    """Every chunk's puzzles, one per position, in seed and variant order."""
+    """Every chunk's puzzles, one per position and per game and answer, in
+    seed and variant order."""
     puzzles, seen, taken, stats = [], set(), set(), []
     for seed in seeds:
         for variant in args.variants.split(","):
@@ -209,9 +210,13 @@ def assemble(args, seeds, recipe):
                 if "stats" in record:
                     stats.append(record)
                     continue
-                if record["position"] in seen:
+                # Deviations from one game often leave the same answer:
+                # one puzzle per game and answer.
+                answer = (record["variant"], record["game_seed"],
+                          tuple(sorted(record["steps"][0]["accept"])))
+                if record["position"] in seen or answer in seen:
                     continue
-                seen.add(record["position"])
+                seen.update([record["position"], answer])
                 pid = puzzle_id(variant, record["position"], taken)
                 taken.add(pid)
                 puzzles.append({"id": pid, **{
@@ -244,7 +249,9 @@ def main():
                         help="the solver's CPU seconds per sampled position")
     parser.add_argument("--children", type=int, default=4,
                         help="deviations tried from each proven sample")
-    parser.add_argument("--reply-seconds", type=float, default=1.0,
+    parser.add_argument("--child-seconds", type=float, default=0.5,
+                        help="the solver's seconds for each deviation")
+    parser.add_argument("--reply-seconds", type=float, default=2.0,
                         help="the solver's seconds for each reply")
     parser.add_argument("--minutes", type=float, default=0,
                         help="start no chunk after this many minutes (0: all)")
@@ -266,11 +273,12 @@ def main():
     recipe = {
         "command": f"tools/puzzles/generate.py --build BUILD --seeds "
                    f"{args.seeds} --games {args.games} --seconds "
-                   f"{args.seconds} --children {args.children} "
+                   f"{args.seconds} --children {args.children} --child-seconds "
+                   f"{args.child_seconds} "
                    f"--reply-seconds {args.reply_seconds}",
         "seeds": f"chunks {done[0]}-{done[-1]}" if done else "none",
         "sampler": f"solver_bench --games {args.games} --variants V "
-                   "--min-back 2 --max-back 5 (3p, 4p: 4) --seed SEED "
+                   "--min-back 1 --max-back 4 --seed SEED "
                    "--cpu-time --hash 64",
         "difficulty": "wallgo analysis, 1 thread, seed 1, default options, "
                       "maxVisits 50, 100, ..., 25600",
