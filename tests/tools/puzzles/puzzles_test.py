@@ -121,7 +121,9 @@ class Checker(unittest.TestCase):
             ps[0]["instinct"], step["accept"] = step["accept"][0], [ps[0]["instinct"]]
         code, out = check(self.mutated(swap), 0)
         self.assertEqual(code, 1)
-        self.assertIn("optimal", out)
+        # The proof finds it, or the line already does: the old replies
+        # do not follow the new answer.
+        self.assertRegex(out, "optimal|illegal|stop early")
 
     def test_a_position_not_as_printed_fails(self):
         def reorder(ps):
