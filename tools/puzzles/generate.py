@@ -183,8 +183,44 @@ def run_chunk(args, seed, variant):
 
 
 def seed_list(text):
-    first, _, last = text.partition("-")
-    return list(range(int(first), int(last or first) + 1))
+    """1-12,501-510: the chunk seeds, in order."""
+    seeds = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        seeds += range(int(first), int(last or first) + 1)
+    return seeds
+
+
+def ranges(seeds):
+    """[1, 2, 3, 7] -> '1-3, 7'."""
+    out = []
+    for s in seeds:
+        if out and out[-1][1] == s - 1:
+            out[-1][1] = s
+        else:
+            out.append([s, s])
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in out)
+
+
+def summary(puzzles, stats):
+    """Puzzles by variant and theme, and what the chunks cost."""
+    table = {}
+    for p in puzzles:
+        variant = p["id"].rsplit("-", 1)[0]
+        table.setdefault(variant, {}).setdefault(p["theme"], 0)
+        table[variant][p["theme"]] += 1
+    themes = ["seal", "trap", "tempo", "breaker", "race"]
+    lines = ["| variant | " + " | ".join(themes) + " | all |",
+             "|---" * (len(themes) + 2) + "|"]
+    for variant, row in table.items():
+        lines.append(f"| `{variant}` | " + " | ".join(
+            str(row.get(t, 0)) for t in themes) + f" | {sum(row.values())} |")
+    kinds = {}
+    for record in stats:
+        for key, count in record["stats"].items():
+            kinds[key] = kinds.get(key, 0) + count
+    lines.append(f"chunks {len(stats)}, candidates and outcomes {kinds}")
+    return "\n".join(lines)
 
 
 def puzzle_id(variant, position, taken):
@@ -231,6 +267,7 @@ def assemble(args, seeds, recipe):
     os.replace(args.out + ".part", args.out)
     with open(os.path.join(args.work, "stats.json"), "w") as f:
         json.dump(stats, f)
+    print(summary(puzzles, stats))
     return len(puzzles)
 
 
@@ -241,7 +278,8 @@ def main():
     parser.add_argument("--work", default="build/puzzles")
     parser.add_argument("--out", default=os.path.join(here, "puzzles.json"))
     parser.add_argument("--seeds", default="1-12",
-                        help="chunk seeds, FIRST-LAST (solver_bench --seed)")
+                        help="chunk seeds, FIRST-LAST[,FIRST-LAST...] "
+                        "(solver_bench --seed)")
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--games", type=int, default=4,
                         help="self-play games per chunk and variant")
@@ -268,15 +306,19 @@ def main():
             if args.minutes and time.time() - start > args.minutes * 60:
                 break
             run_chunk(args, seed, variant)
-    done = [s for s in seeds if all(os.path.exists(os.path.join(
-        args.work, f"{s}-{v}.puzzles.jsonl")) for v in args.variants.split(","))]
+    variants = args.variants.split(",")
+    done = {s: [v for v in variants if os.path.exists(os.path.join(
+        args.work, f"{s}-{v}.puzzles.jsonl"))] for s in seeds}
+    whole = [s for s in seeds if len(done[s]) == len(variants)]
+    part = [f"{s} ({', '.join(done[s])})" for s in seeds
+            if 0 < len(done[s]) < len(variants)]
     recipe = {
         "command": f"tools/puzzles/generate.py --build BUILD --seeds "
                    f"{args.seeds} --games {args.games} --seconds "
                    f"{args.seconds} --children {args.children} --child-seconds "
                    f"{args.child_seconds} "
                    f"--reply-seconds {args.reply_seconds}",
-        "seeds": f"chunks {done[0]}-{done[-1]}" if done else "none",
+        "seeds": "chunks " + ", ".join([ranges(whole)] + part),
         "sampler": f"solver_bench --games {args.games} --variants V "
                    "--min-back 1 --max-back 4 --seed SEED "
                    "--cpu-time --hash 64",
