@@ -138,6 +138,55 @@ def deviations(proto, sample, args):
     return found
 
 
+def breaker_given_back(proto, sample, args):
+    """The sampled 3-4 player position with the mover's used wall breaker
+    given back (a game may end with breakers unused, so the position is one
+    a game can reach): near the end of self-play every breaker is spent, and
+    these are where a breaker can be the answer."""
+    mover = field(sample["position"], "turn")
+    spent = f"{mover}-breakers=0"
+    if spent not in sample["position"].split():
+        return None
+    proto.setup(sample["position"].replace(spent, f"{mover}-breakers=1"))
+    answer = proto.solve(args.breaker_seconds)
+    return dict(sample, position=proto.position(), proven=answer["proven"],
+                all_optimal=answer["all_optimal"],
+                result=answer.get("result"), margin=answer.get("margin"),
+                optimal=answer["optimal"], pv=" ".join(answer["pv"]))
+
+
+def run_breakers(args, seed, variant):
+    """The breaker pass over one chunk's 3-4 player samples."""
+    base = os.path.join(args.work, f"{seed}-{variant}")
+    if (variant not in ("3p", "4p") or os.path.exists(base + ".breakers.jsonl")
+            or not os.path.exists(base + ".sample.jsonl")):
+        return
+    wallgo = os.path.join(args.build, "bin", "wallgo")
+    proto, analysis = Protocol(wallgo), Analysis(wallgo, seed=1)
+    counts, lines = {}, []
+    with open(base + ".sample.jsonl") as f:
+        samples = [json.loads(line) for line in f]
+    for sample in samples:
+        if sample["plies_to_end"] > 2:
+            continue
+        candidate = breaker_given_back(proto, sample, args)
+        outcome = make_puzzle(candidate, proto, analysis, args.reply_seconds
+                              ) if candidate else "breaker-left"
+        kept = isinstance(outcome, dict)
+        counts["kept" if kept else outcome] = counts.get(
+            "kept" if kept else outcome, 0) + 1
+        if kept:
+            lines.append(json.dumps(outcome))
+    proto.close()
+    analysis.close()
+    lines.append(json.dumps({"stats": counts, "seed": seed, "variant": variant,
+                             "pass": "breakers"}))
+    with open(base + ".breakers.jsonl.part", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(base + ".breakers.jsonl.part", base + ".breakers.jsonl")
+    print(f"breakers {seed} {variant}: {counts}", flush=True)
+
+
 def run_sampler(args, seed, variant, path):
     command = [os.path.join(args.build, "bin", "solver_bench"),
                "--games", str(args.games), "--variants", variant,
@@ -238,10 +287,10 @@ def assemble(args, seeds, recipe):
     puzzles, seen, taken, stats = [], set(), set(), []
     for seed in seeds:
         for variant in args.variants.split(","):
-            path = os.path.join(args.work, f"{seed}-{variant}.puzzles.jsonl")
-            if not os.path.exists(path):
-                continue
-            for line in open(path):
+            base = os.path.join(args.work, f"{seed}-{variant}")
+            paths = [p for p in (base + ".puzzles.jsonl", base + ".breakers.jsonl")
+                     if os.path.exists(p)]
+            for line in (line for path in paths for line in open(path)):
                 record = json.loads(line)
                 if "stats" in record:
                     stats.append(record)
@@ -255,6 +304,10 @@ def assemble(args, seeds, recipe):
                 seen.update([record["position"], answer])
                 pid = puzzle_id(variant, record["position"], taken)
                 taken.add(pid)
+                # The theme is decided here, so that a change of its rules
+                # reaches every chunk made before.
+                record["theme"] = theme(record["position"],
+                                        record["steps"][0]["accept"][0])
                 puzzles.append({"id": pid, **{
                     k: record[k] for k in ("position", "theme", "rating",
                                            "playouts", "value", "instinct",
@@ -289,11 +342,15 @@ def main():
                         help="deviations tried from each proven sample")
     parser.add_argument("--child-seconds", type=float, default=0.5,
                         help="the solver's seconds for each deviation")
+    parser.add_argument("--breaker-seconds", type=float, default=2.0,
+                        help="the solver's seconds for a breaker given back")
     parser.add_argument("--reply-seconds", type=float, default=2.0,
                         help="the solver's seconds for each reply")
     parser.add_argument("--minutes", type=float, default=0,
                         help="start no chunk after this many minutes (0: all)")
     parser.add_argument("--assemble-only", action="store_true")
+    parser.add_argument("--breakers-only", action="store_true",
+                        help="only the breaker pass over the chunks made")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     seeds = seed_list(args.seeds)
@@ -305,7 +362,9 @@ def main():
         for variant in args.variants.split(","):
             if args.minutes and time.time() - start > args.minutes * 60:
                 break
-            run_chunk(args, seed, variant)
+            if not args.breakers_only:
+                run_chunk(args, seed, variant)
+            run_breakers(args, seed, variant)
     variants = args.variants.split(",")
     done = {s: [v for v in variants if os.path.exists(os.path.join(
         args.work, f"{s}-{v}.puzzles.jsonl"))] for s in seeds}
@@ -316,7 +375,7 @@ def main():
         "command": f"tools/puzzles/generate.py --build BUILD --seeds "
                    f"{args.seeds} --games {args.games} --seconds "
                    f"{args.seconds} --children {args.children} --child-seconds "
-                   f"{args.child_seconds} "
+                   f"{args.child_seconds} --breaker-seconds {args.breaker_seconds} "
                    f"--reply-seconds {args.reply_seconds}",
         "seeds": "chunks " + ", ".join([ranges(whole)] + part),
         "sampler": f"solver_bench --games {args.games} --variants V "

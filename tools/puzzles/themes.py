@@ -2,8 +2,11 @@
 
 In order, the first that holds (docs/puzzles.md#themes):
 - breaker: the answer removes a wall (a wall breaker, 3-4 players);
-- seal: its wall splits a region in two (it completes a region's boundary);
-- trap: some other player's stone can reach fewer cells in one move after it;
+- trap: its wall shuts another player's stone into a region of at most
+  POCKET cells, or, splitting nothing, some other player's stone can reach
+  fewer cells in one move after it;
+- seal: its wall splits a region in two (it completes a region's
+  boundary), leaving every other player's stone room;
 - tempo: none of those, and the moved stone's region holds no other
   player's stone: a harmless move in its own settled region, so that the
   others must move first ("passing");
@@ -12,6 +15,7 @@ In order, the first that holds (docs/puzzles.md#themes):
 
 COLUMNS = "abcdefg"
 SIDES = {"n": (0, 1), "s": (0, -1), "e": (1, 0), "w": (-1, 0)}
+POCKET = 3
 
 
 def cell(name):
@@ -91,17 +95,30 @@ class Board:
         return cells
 
 
+def region_sizes(board):
+    """Cell -> the number of cells of its region."""
+    label = board.regions()
+    count = {}
+    for number in label.values():
+        count[number] = count.get(number, 0) + 1
+    return {c: count[number] for c, number in label.items()}
+
+
 def theme(position, move):
     if len(move) > 5 and move[4] == "x":
         return "breaker"
     before = Board(position)
     mover = before.stones[cell(move[0:2])]
     after = before.play(move)
+    others = [c for c, colour in before.stones.items() if colour != mover]
     if len(set(after.regions().values())) > len(set(before.regions().values())):
-        return "seal"
-    for c, colour in before.stones.items():
-        if colour != mover and len(after.reach(c)) < len(before.reach(c)):
+        sizes_before, sizes_after = region_sizes(before), region_sizes(after)
+        if any(sizes_after[c] <= POCKET and sizes_after[c] < sizes_before[c]
+               for c in others):
             return "trap"
+        return "seal"
+    if any(len(after.reach(c)) < len(before.reach(c)) for c in others):
+        return "trap"
     region = before.regions()
     home = region[cell(move[0:2])]
     if all(colour == mover for c, colour in before.stones.items()

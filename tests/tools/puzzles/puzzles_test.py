@@ -31,6 +31,17 @@ class Themes(unittest.TestCase):
         position = f"{BASE} red=e5,a7,b7,a6 blue=c3,g1,g2,f1 red-walls= blue-walls="
         self.assertEqual(theme(position, "e5d4s"), "trap")
 
+    def test_a_wall_shutting_a_stone_into_a_pocket_traps(self):
+        # Blue's a1 is walled on the east; red's wall on a2's south shuts it in.
+        position = f"{BASE} red=b3,d4,e4,f4 blue=a1,g6,g5,f7 red-walls=a1e blue-walls="
+        self.assertEqual(theme(position, "b3a2s"), "trap")
+
+    def test_a_wall_splitting_a_region_with_room_left_seals(self):
+        # A wall line from a4 to f4 and red's wall on g4n close the board in two.
+        position = (f"{BASE} red=g3,a1,b1,c1 blue=a7,b7,c7,d7 "
+                    "red-walls=a4n,b4n,c4n,d4n,e4n,f4n blue-walls=")
+        self.assertEqual(theme(position, "g3g4n"), "seal")
+
     def test_a_quiet_move_at_home_is_tempo(self):
         # a1, b1, a2, b2 walled off from the rest, red alone there.
         position = (f"{BASE} red=a1,d4,e4,f4 blue=g7,g6,g5,f7 "
