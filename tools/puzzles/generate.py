@@ -282,8 +282,8 @@ def puzzle_id(variant, position, taken):
 
 
 def assemble(args, seeds, recipe):
-    """Every chunk's puzzles, one per position and per game and answer, in
-    seed and variant order."""
+    """Every chunk's puzzles, one per position and per game, answer and
+    value, in seed and variant order."""
     puzzles, seen, taken, stats = [], set(), set(), []
     for seed in seeds:
         for variant in args.variants.split(","):
@@ -295,10 +295,11 @@ def assemble(args, seeds, recipe):
                 if "stats" in record:
                     stats.append(record)
                     continue
-                # Deviations from one game often leave the same answer:
-                # one puzzle per game and answer.
+                # Deviations from one game often leave the same answer with
+                # the same value: one puzzle per game, answer and value.
                 answer = (record["variant"], record["game_seed"],
-                          tuple(sorted(record["steps"][0]["accept"])))
+                          tuple(sorted(record["steps"][0]["accept"])),
+                          json.dumps(record["value"]))
                 if record["position"] in seen or answer in seen:
                     continue
                 seen.update([record["position"], answer])
