@@ -350,6 +350,9 @@ def main():
     parser.add_argument("--minutes", type=float, default=0,
                         help="start no chunk after this many minutes (0: all)")
     parser.add_argument("--assemble-only", action="store_true")
+    parser.add_argument("--breaker-pass", action="store_true",
+                        help="also solve 3-4 player samples with the mover's "
+                        "spent breaker given back")
     parser.add_argument("--breakers-only", action="store_true",
                         help="only the breaker pass over the chunks made")
     args = parser.parse_args()
@@ -365,7 +368,8 @@ def main():
                 break
             if not args.breakers_only:
                 run_chunk(args, seed, variant)
-            run_breakers(args, seed, variant)
+            if args.breaker_pass or args.breakers_only:
+                run_breakers(args, seed, variant)
     variants = args.variants.split(",")
     done = {s: [v for v in variants if os.path.exists(os.path.join(
         args.work, f"{s}-{v}.puzzles.jsonl"))] for s in seeds}
@@ -376,9 +380,13 @@ def main():
         "command": f"tools/puzzles/generate.py --build BUILD --seeds "
                    f"{args.seeds} --games {args.games} --seconds "
                    f"{args.seconds} --children {args.children} --child-seconds "
-                   f"{args.child_seconds} --breaker-seconds {args.breaker_seconds} "
+                   f"{args.child_seconds} "
                    f"--reply-seconds {args.reply_seconds}",
         "seeds": "chunks " + ", ".join([ranges(whole)] + part),
+        "breaker_pass": "chunks " + ranges([s for s in seeds if any(
+            os.path.exists(os.path.join(args.work, f"{s}-{v}.breakers.jsonl"))
+            for v in variants)]) + f" (--breaker-pass, --breaker-seconds "
+            f"{args.breaker_seconds})",
         "sampler": f"solver_bench --games {args.games} --variants V "
                    "--min-back 1 --max-back 4 --seed SEED "
                    "--cpu-time --hash 64",
