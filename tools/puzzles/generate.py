@@ -31,6 +31,11 @@ MAX_BACK = {"2p": 4, "2p-mobile": 4, "2p-empty": 4, "3p": 4, "4p": 4}
 VISITS = [50 * 2 ** k for k in range(10)]  # 50 .. 25600
 NOT_FOUND = 2 * VISITS[-1]
 MAX_STEPS = 3
+# Puzzles the full re-proof (check_puzzles.py --sample 0) found inconsistent:
+# 4p-4012e2's answer's own child proves ('draw', -2) for the solver where the
+# root proves ('loss', -2) (a result word the solver gives a 4-player margin
+# below 0), left out until the solver's 4-player results agree.
+EXCLUDED = {"4p-4012e2"}
 
 
 def rating(playouts):
@@ -305,6 +310,8 @@ def assemble(args, seeds, recipe):
                 seen.update([record["position"], answer])
                 pid = puzzle_id(variant, record["position"], taken)
                 taken.add(pid)
+                if pid in EXCLUDED:
+                    continue
                 # The theme is decided here, so that a change of its rules
                 # reaches every chunk made before.
                 record["theme"] = theme(record["position"],
