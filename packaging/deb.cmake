@@ -17,6 +17,11 @@ Python module\nwallgo.")
 # address its commits carry; -DWALLGO_MAINTAINER="Name <address>" (or
 # WALLGO_MAINTAINER in tools/release.sh's environment) names another, as a
 # distributor repackaging it would.
+# Build folders configured before 1.0.0's release cached a placeholder at
+# localhost, which lintian rejects: forget it, so that they take the default.
+if(WALLGO_MAINTAINER MATCHES "@localhost>?$")
+  unset(WALLGO_MAINTAINER CACHE)
+endif()
 set(WALLGO_MAINTAINER
   "wallgo maintainers <maintainers@users.noreply.a-seed-b142316f.example>"
   CACHE STRING "The .deb's maintainer and changelog signature")
