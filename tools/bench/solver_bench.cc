@@ -43,9 +43,9 @@ struct BenchOptions {
   int hash_mb = 64;
   std::string out;
   bool cpu_time = false;
-  bool unreduced = false;  // the solver without its settled-region reduction
-  std::string positions;   // solve these position strings, one a line
-  std::string position;    // solve this one position, printing each iteration
+  bool reduced = false;   // the solver with its settled-region reduction
+  std::string positions;  // solve these position strings, one a line
+  std::string position;   // solve this one position, printing each iteration
 };
 
 // The variants by name: the default rules, and the rule sheets' options.
@@ -129,7 +129,7 @@ int SolveOne(const BenchOptions& o) {
   SolverLimits limits;
   limits.seconds = o.seconds;
   limits.hash_mb = o.hash_mb;
-  limits.settled_reduction = !o.unreduced;
+  limits.settled_reduction = o.reduced;
   const SolveResult r = Solve(*pos, limits, [&](const SolveResult& step) {
     std::cout << Summary(*pos, step) << "\n";
   });
@@ -172,7 +172,7 @@ int SolveFile(const BenchOptions& o) {
     limits.seconds = o.seconds;
     limits.cpu_time = o.cpu_time;
     limits.hash_mb = o.hash_mb;
-    limits.settled_reduction = !o.unreduced;
+    limits.settled_reduction = o.reduced;
     const SolveResult r = Solve(*pos, limits);
     all.Add(r);
     std::cout << Summary(*pos, r) << "\n";
@@ -209,7 +209,7 @@ int Run(const BenchOptions& o) {
         limits.seconds = o.seconds;
         limits.cpu_time = o.cpu_time;
         limits.hash_mb = o.hash_mb;
-        limits.settled_reduction = !o.unreduced;
+        limits.settled_reduction = o.reduced;
         const SolveResult r = skipped ? SolveResult{} : Solve(pos, limits);
         unproven_in_a_row = r.proven ? 0 : unproven_in_a_row + 1;
         by_variant[name].Add(r);
@@ -251,8 +251,8 @@ int main(int argc, char** argv) {
       "the solver's time per position")(
       "cpu-time", po::bool_switch(&o.cpu_time),
       "count --seconds in CPU time (a shared machine)")(
-      "unreduced", po::bool_switch(&o.unreduced),
-      "solve without the settled-region reduction (to compare)")(
+      "settled-reduction", po::bool_switch(&o.reduced),
+      "solve with the settled-region reduction (off by default)")(
       "min-back", po::value(&o.min_back)->default_value(o.min_back),
       "fewest plies before the end sampled")(
       "max-back", po::value(&o.max_back)->default_value(o.max_back),
