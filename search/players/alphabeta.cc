@@ -12,6 +12,7 @@
 #include "engine/movegen.h"
 #include "engine/zobrist.h"
 #include "search/classic/eval.h"
+#include "search/move_history.h"
 #include "search/players/player_common.h"
 
 namespace wallgo::search {
@@ -36,7 +37,6 @@ class AlphaBetaPlayer::Memory {
     size_t entries = 1;
     while (entries * 2 * sizeof(Entry) <= bytes) entries *= 2;
     table_.resize(entries);
-    history_.resize(kHistorySize);
   }
 
   const Entry* Probe(uint64_t key) const {
@@ -52,27 +52,18 @@ class AlphaBetaPlayer::Memory {
     e = {key, value, static_cast<int8_t>(depth), bound, move};
   }
 
-  int& History(Move m) { return history_[HistoryIndex(m)]; }
+  MoveHistory& history() { return history_; }
 
   void Clear() {
     std::fill(table_.begin(), table_.end(), Entry{});
-    std::fill(history_.begin(), history_.end(), 0);
+    history_.Clear();
   }
 
   size_t table_size() const { return table_.size(); }
 
  private:
-  static constexpr int kHistorySize = kNumCells * kNumCells * kNumSides * 2;
-  static int HistoryIndex(Move m) {
-    const int breaks = m.kind == MoveKind::kBreak ? 1 : 0;
-    return ((m.from * kNumCells + m.to) * kNumSides +
-            static_cast<int>(m.side)) *
-               2 +
-           breaks;
-  }
-
   std::vector<Entry> table_;
-  std::vector<int> history_;
+  MoveHistory history_;
 };
 
 namespace {
@@ -166,7 +157,7 @@ void Run::CheckLimits() {
 }
 
 void Run::RecordCutoff(Move move, int depth, int ply) {
-  memory_.History(move) += depth * depth;
+  memory_.history().Reward(move, depth);
   auto& killers = killers_[ply];
   if (killers[0] != move) {
     killers[1] = killers[0];
@@ -193,7 +184,7 @@ void Run::OrderMoves(const Position& pos, const MoveList& moves, int depth,
     } else if (m == killers_[ply][0] || m == killers_[ply][1]) {
       key = 1e9f;
     } else {
-      key = static_cast<float>(memory_.History(m));
+      key = static_cast<float>(memory_.history().Score(m));
     }
     keyed.emplace_back(key, m);
   }

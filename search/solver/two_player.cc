@@ -17,6 +17,7 @@
 #include "engine/movegen.h"
 #include "engine/regions.h"
 #include "search/classic/eval.h"
+#include "search/move_history.h"
 #include "search/solver/solver_table.h"
 
 namespace wallgo::search::solver_internal {
@@ -69,10 +70,6 @@ class Negamax {
   bool HorizonLostFor(Colour mover) const {
     return (leaves_ == Leaves::kLost) == (mover == root_);
   }
-  int& History(Move m) {
-    return history_[(m.from * kNumCells + m.to) * kNumSides +
-                    static_cast<int>(m.side)];
-  }
 
   Table& table_;
   Budget& budget_;
@@ -82,8 +79,7 @@ class Negamax {
   int passes_ = 0;  // the idealized player's passes on the current line
   int64_t horizon_hits_ = 0;
   std::array<std::array<Move, 2>, kMaxPly + 1> killers_{};
-  std::vector<int> history_ =
-      std::vector<int>(kNumCells * kNumCells * kNumSides, 0);
+  MoveHistory history_;
 };
 
 int Terminal(const Position& pos) {
@@ -111,7 +107,7 @@ void Negamax::Order(const Position& pos, std::vector<Move>& moves, int depth,
       } else if (m == killers_[ply][0] || m == killers_[ply][1]) {
         key = 1e10f;
       } else {
-        key = static_cast<float>(History(m));
+        key = static_cast<float>(history_.Score(m));
       }
     }
     keyed.emplace_back(key, m);
@@ -234,7 +230,7 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
     }
     alpha = std::max(alpha, v);
     if (alpha >= beta) {
-      History(ordered[i]) += depth * depth;
+      history_.Reward(ordered[i], depth);
       auto& killers = killers_[ply];
       if (killers[0] != ordered[i]) killers = {ordered[i], killers[0]};
       break;

@@ -190,6 +190,8 @@ def main():
         for p in puzzles:
             problems += line_problems(proto, p)
     seed = args.seed if args.seed is not None else int(time.time())
+    # Stated first, so that a run that dies can be repeated.
+    print(f"re-proving a sample of {args.sample} with --seed {seed}", flush=True)
     sample = [] if args.sample < 0 or problems else (
         puzzles if args.sample == 0 else
         random.Random(seed).sample(puzzles, min(args.sample, len(puzzles))))
