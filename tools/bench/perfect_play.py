@@ -30,100 +30,25 @@ was; --limit measures at most that many moves and stops (runs in chunks).
 import argparse
 import json
 import os
-import shlex
 import subprocess
 import sys
 import time
 
-COLOURS = ("red", "blue", "green", "yellow")
-RESULT_RANK = {"loss": 0, "draw": 1, "win": 2}
-
-
-class Engine:
-    """One engine process speaking the protocol, one command at a time (a
-    `solve` would stop at the next line sent)."""
-
-    def __init__(self, command):
-        self.command = command
-        self.process = subprocess.Popen(
-            shlex.split(command), stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            bufsize=1)
-
-    def ask(self, line):
-        """The answer's lines up to the empty line, the first without its
-        "= "; a "?" answer is an error."""
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-        lines = []
-        while True:
-            text = self.process.stdout.readline()
-            if not text:
-                sys.exit(f"perfect_play: the engine ({self.command}) ended "
-                         f"during: {line}")
-            text = text.rstrip("\n")
-            if not text and lines:
-                break
-            if text:
-                lines.append(text)
-        if lines[0].startswith("?"):
-            raise RuntimeError(f"{line}: {lines[0]}")
-        lines[0] = lines[0][1:].strip()
-        return lines
-
-    def close(self):
-        try:
-            self.ask("quit")
-        except (RuntimeError, SystemExit, BrokenPipeError):
-            pass
-        self.process.wait()
-
-
-def field(position, key):
-    """A key=value field of a position string."""
-    for word in position.split():
-        name, _, value = word.partition("=")
-        if name == key:
-            return value
-    raise ValueError(f"no {key}= in position: {position}")
-
-
-def final_value(score, colour):
-    """(result, margin) of `colour` from a finished game's `score` answer:
-    red=19 blue=13 status=final winner=red."""
-    fields = dict(word.split("=") for word in score.split())
-    scores = {c: int(fields[c]) for c in COLOURS if c in fields}
-    best_other = max(s for c, s in scores.items() if c != colour)
-    if fields["winner"] == colour:
-        result = "win"
-    elif fields["winner"] == "draw" and scores[colour] == max(scores.values()):
-        result = "draw"
-    else:
-        result = "loss"
-    return result, scores[colour] - best_other
-
-
-def solved_value(lines, colour):
-    """(result, margin) of `colour` from a `solve` answer, None unproven.
-    Its values line: values red win 1 blue loss -1."""
-    for line in lines:
-        words = line.split()
-        if words[:2] == ["result", "unproven"]:
-            return None
-        if words and words[0] == "values":
-            at = words.index(colour)
-            return words[at + 1], int(words[at + 2])
-    return None
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "client"))
+from wallgo_client import (RESULT_RANK, EngineError, Protocol,  # noqa: E402
+                           field, final_value)
 
 
 def child_value(solver, position, colour, move, seconds):
     """The mover's proven (result, margin) after `move`, or None."""
-    solver.ask(f"setup {position}")
-    solver.ask(f"play {colour} {move}")
-    score = solver.ask("score")[0]
+    solver.setup(position)
+    solver.play(move, colour)
+    score = solver.score()
     if "status=final" in score:
         return final_value(score, colour)
-    return solved_value(solver.ask(f"solve {seconds:g}"), colour)
+    answer = solver.solve(seconds)
+    return answer["values"].get(colour) if answer["proven"] else None
 
 
 def judge(entry, move, child):
@@ -154,9 +79,9 @@ def measure(entry, budget, player, solver, args):
     movetime or visits) on the position."""
     position = entry["position"]
     colour = field(position, "turn")
-    player.ask(f"setup {position}")
+    player.setup(position)
     start = time.monotonic()
-    move = player.ask(f"genmove {colour}")[0].lower()
+    move = player.command(f"genmove {colour}")[0].lower()
     spent = time.monotonic() - start
     child = None
     if move != "resign" and move not in entry["optimal"]:
@@ -186,19 +111,20 @@ def run(args, entries, done):
     """Measures every (position, move time) the results lack, appending
     each row as it comes; returns how many it measured."""
     measured = 0
-    solver = Engine(args.solver or args.engine)
+    solver = Protocol(args.solver or args.engine)
     try:
         for budget in args.budgets:
             label = budget_label(budget)
             todo = [e for e in entries if (e["position"], label) not in done]
             if not todo:
                 continue
-            player = Engine(args.engine)
+            # Its search's summary line goes to stderr.
+            player = Protocol(args.engine, stderr=subprocess.DEVNULL)
             # A playout budget turns the move time off (docs/search.md,
             # "Which limit governs").
-            player.ask(f"set_option movetime {budget.get('movetime', 0):g}")
+            player.command(f"set_option movetime {budget.get('movetime', 0):g}")
             if "visits" in budget:
-                player.ask(f"set_option visits {budget['visits']}")
+                player.command(f"set_option visits {budget['visits']}")
             try:
                 for entry in todo:
                     if args.limit is not None and measured >= args.limit:
@@ -371,9 +297,9 @@ def main(argv):
                 and budget_label(r) in args.labels]
     except (ValueError, KeyError) as e:
         sys.exit(f"perfect_play: bad results file {args.results}: {e}")
-    except RuntimeError as e:
+    except EngineError as e:
         # Every row measured so far is in the results file already.
-        sys.exit(f"perfect_play: the engine refused: {e}")
+        sys.exit(f"perfect_play: {e}")
     print(table(rows, args.labels))
     if args.plot and rows:
         plot(rows, args.labels, args.plot)

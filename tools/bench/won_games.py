@@ -19,56 +19,35 @@ measured against the same references without searching them again.
 import argparse
 import json
 import os
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "client"))
+from wallgo_client import Analysis, EngineError  # noqa: E402
 
 SEED = 1
 
 
-class Analyser:
-    """One `wallgo analysis` process: a query in, its answers out."""
-
-    def __init__(self, command):
-        self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            text=True, bufsize=1)
-        self.next_id = 0
-
-    def analyse(self, rules, moves, turns, budget):
-        """Answers for `turns` of the game `moves` (by turn), with `budget`
-        a dict of maxVisits / maxTime."""
-        self.next_id += 1
-        query = {"id": str(self.next_id), "rules": rules, "moves": moves,
-                 "analyzeTurns": turns, "overrideOptions": {"seed": SEED}}
-        query.update(budget)
-        self.process.stdin.write(json.dumps(query) + "\n")
-        self.process.stdin.flush()
-        answers = {}
-        while len(answers) < len(turns):
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit("wallgo analysis ended early")
-            answer = json.loads(line)
-            if "error" in answer:
-                sys.exit(f"wallgo analysis: {answer['error']}")
-            answers[answer["turnNumber"]] = answer
-        return answers
-
-    def close(self):
-        self.process.stdin.close()
-        self.process.wait()
+def analyse(analysis, rules, moves, turns, budget):
+    """Answers for `turns` of the game `moves` (by turn), with `budget` a
+    dict of maxVisits / maxTime."""
+    query = {"rules": rules, "moves": moves, "analyzeTurns": turns,
+             "overrideOptions": {"seed": SEED}, **budget}
+    return {answer["turnNumber"]: answer
+            for answer in analysis.ask(query, answers=len(turns))}
 
 
-def analysis_command(engine, hash_mb):
-    return ["nice", "-n", "19", engine, "analysis", "--analysis-threads",
-            "1", "--search-threads", "1", "--hash", str(hash_mb)]
+def analysis_engine(engine, hash_mb):
+    return Analysis(["nice", "-n", "19", engine],
+                    ["--analysis-threads", "1", "--search-threads", "1",
+                     "--hash", str(hash_mb)])
 
 
 class References:
     """Reference searches of positions, cached by (rules, moves, visits)."""
 
-    def __init__(self, analyser, visits, path):
-        self.analyser, self.visits, self.path = analyser, visits, path
+    def __init__(self, analysis, visits, path):
+        self.analysis, self.visits, self.path = analysis, visits, path
         self.table = {}
         if path and os.path.exists(path):
             with open(path) as f:
@@ -82,8 +61,8 @@ class References:
         margin, win rate, best move and whether it is proven exact."""
         k = self.key(rules, moves)
         if k not in self.table:
-            answer = self.analyser.analyse(
-                rules, moves, [len(moves)],
+            answer = analyse(
+                self.analysis, rules, moves, [len(moves)],
                 {"maxVisits": self.visits})[len(moves)]
             info = answer["rootInfo"]
             self.table[k] = {
@@ -126,7 +105,8 @@ def measure_game(record, args, refs, player):
                 if refs.root(rules, moves[:t])["margin"] >= args.stand]
     budget = ({"maxVisits": args.play_visits} if args.play_visits
               else {"maxTime": args.play_movetime})
-    chosen = player.analyse(rules, moves, standing, budget) if standing else {}
+    chosen = (analyse(player, rules, moves, standing, budget) if standing
+              else {})
     rows = []
     for t in standing:
         before = moves[:t]
@@ -190,19 +170,21 @@ def main(argv):
     if args.games:
         wanted = {int(g) for g in args.games.split(",")}
         records = [r for r in records if r["game"] in wanted]
-    refs = References(Analyser(analysis_command(
-        args.reference_engine or args.engine, args.hash)),
-        args.reference_visits, args.cache)
-    player = Analyser(analysis_command(args.engine, args.hash))
+    refs = References(analysis_engine(args.reference_engine or args.engine,
+                                      args.hash),
+                      args.reference_visits, args.cache)
+    player = analysis_engine(args.engine, args.hash)
     rows = []
     try:
         for record in records:
             for row in measure_game(record, args, refs, player):
                 print_row(row)
                 rows.append(row)
+    except EngineError as e:
+        sys.exit(f"won_games: {e}")
     finally:
         refs.save()
-        refs.analyser.close()
+        refs.analysis.close()
         player.close()
     if args.json:
         with open(args.json, "w") as f:

@@ -17,8 +17,12 @@ import re
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wallgo_engine import EngineError, Protocol, alike, field  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "client"))
+from puzzle_moves import alike  # noqa: E402
+from wallgo_client import (EngineError, Protocol, field,  # noqa: E402
+                           final_value)
 
 THEMES = {"seal", "trap", "tempo", "breaker", "race"}
 RESULTS = {"win", "draw", "loss"}
@@ -104,21 +108,11 @@ def line_problems(proto, p):
     return problems
 
 
-def final_value(proto, colour):
-    """(result, margin) of a finished game for one colour, from `score`."""
-    words = dict(w.split("=") for w in proto.command("score")[0].split())
-    scores = {c: int(v) for c, v in words.items() if c not in ("status", "winner")}
-    margin = scores[colour] - max(v for c, v in scores.items() if c != colour)
-    winner = words.get("winner")
-    return ("win" if winner == colour else
-            "draw" if winner == "draw" else "loss"), margin
-
-
 def value_after(proto, position, moves, colour, seconds):
     """The colour's proven value after the moves, or None (not proven)."""
     proto.setup(position, moves)
     if proto.is_over():
-        return final_value(proto, colour)
+        return final_value(proto.score(), colour)
     answer = proto.solve(seconds)
     return answer["values"][colour] if answer["proven"] else None
 
@@ -168,7 +162,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default="build")
     parser.add_argument("--file", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "puzzles.json"))
+        HERE, "puzzles.json"))
     parser.add_argument("--sample", type=int, default=10,
                         help="puzzles re-proven (0: all; -1: none)")
     parser.add_argument("--seed", type=int, default=None,
@@ -185,7 +179,7 @@ def main():
     problems = format_problems(document)
     if len(puzzles) < args.min_puzzles:
         problems.append(f"{len(puzzles)} puzzles, fewer than {args.min_puzzles}")
-    proto = Protocol(os.path.join(args.build, "bin", "wallgo"))
+    proto = Protocol(os.path.join(args.build, "bin", "wallgo"), hash_mb=64)
     if not problems:
         for p in puzzles:
             problems += line_problems(proto, p)

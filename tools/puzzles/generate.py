@@ -20,9 +20,13 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "client"))
+from puzzle_moves import (alike, analysis_engine, best_move,  # noqa: E402
+                          policy_top)
 from themes import theme  # noqa: E402
-from wallgo_engine import Analysis, Protocol, alike, field  # noqa: E402
+from wallgo_client import Protocol, field  # noqa: E402
 
 VARIANTS = ["2p", "2p-mobile", "2p-empty", "3p", "4p"]
 # How far before the end each variant is sampled: the solver proves 3-4
@@ -90,7 +94,7 @@ def line_steps(proto, position, accept, seconds):
 
 def playouts_needed(analysis, position, accept):
     for visits in VISITS:
-        if analysis.best_move(position, visits) in accept:
+        if best_move(analysis, position, visits) in accept:
             return visits
     return NOT_FOUND
 
@@ -102,7 +106,7 @@ def make_puzzle(sample, proto, analysis, seconds):
     position, optimal = sample["position"], sample["optimal"]
     if not alike(optimal):
         return "wide"
-    instinct = analysis.policy_top(position)
+    instinct = policy_top(analysis, position)
     if instinct is None or instinct in optimal:
         return "instinct-right"
     accept = ordered(optimal, sample["pv"].split())
@@ -167,7 +171,7 @@ def run_breakers(args, seed, variant):
             or not os.path.exists(base + ".sample.jsonl")):
         return
     wallgo = os.path.join(args.build, "bin", "wallgo")
-    proto, analysis = Protocol(wallgo), Analysis(wallgo, seed=1)
+    proto, analysis = Protocol(wallgo, hash_mb=64), analysis_engine(wallgo)
     counts, lines = {}, []
     with open(base + ".sample.jsonl") as f:
         samples = [json.loads(line) for line in f]
@@ -211,7 +215,7 @@ def run_chunk(args, seed, variant):
     if not os.path.exists(base + ".sample.jsonl"):
         run_sampler(args, seed, variant, base + ".sample.jsonl")
     wallgo = os.path.join(args.build, "bin", "wallgo")
-    proto, analysis = Protocol(wallgo), Analysis(wallgo, seed=1)
+    proto, analysis = Protocol(wallgo, hash_mb=64), analysis_engine(wallgo)
     counts, lines = {}, []
     with open(base + ".sample.jsonl") as f:
         samples = [json.loads(line) for line in f]

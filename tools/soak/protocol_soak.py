@@ -19,32 +19,14 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "client"))
 import soak_common  # noqa: E402
+from wallgo_client import Protocol  # noqa: E402
 
 RULES = ["players=2", "players=3", "players=4", "players=2 stay=mobile wall-limit=6",
          "players=3 breakers=0", "players=2 setup=empty"]
-
-
-class Engine:
-    def __init__(self, argv):
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def ask(self, command):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if line == "":
-                raise RuntimeError(f"wallgo ended during '{command}'")
-            if line == "\n":
-                break
-            lines.append(line.rstrip("\n"))
-        if not lines or lines[0][:1] not in "=?":
-            raise RuntimeError(f"unframed answer to '{command}': {lines}")
-        return lines
 
 
 def main():
@@ -55,8 +37,10 @@ def main():
     ap.add_argument("--out", default="soak-protocol.json")
     args = ap.parse_args()
 
-    engine = Engine([args.wallgo, "--hash", "16", "--visits", "4", "--seed", "1"])
-    engine.ask("name")  # started: the first sample is of a running engine
+    # `genmove` writes its summary to stderr.
+    engine = Protocol([args.wallgo, "--hash", "16", "--visits", "4", "--seed", "1"],
+                      stderr=subprocess.DEVNULL)
+    engine.exchange("name")  # started: the first sample is of a running engine
     done = 0
     games = 0
     latencies = []  # (command index, seconds, kind) of every command
@@ -77,7 +61,7 @@ def main():
     def ask(command, kind):
         nonlocal done
         t0 = time.perf_counter()
-        answer = engine.ask(command)
+        answer = engine.exchange(command)
         latencies.append((time.perf_counter() - t0, kind))
         done += 1
         return answer
@@ -106,7 +90,7 @@ def main():
                     ask("showboard", "other")
                 if step % 13 == 0:
                     ask("get_option visits", "other")
-    engine.ask("quit")
+    engine.exchange("quit")
     engine.proc.wait(timeout=30)
     window["n"] = min(10_000, len(latencies) // 10)
     n = window["n"]

@@ -54,7 +54,7 @@ def child_answer(wallgo, position, colour, move):
     closes (the end of the input would stop it)."""
     engine = subprocess.Popen([wallgo, "--threads", "1"],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True)
+                              text=True)
     engine.stdin.write(f"setup {position}\nplay {colour} {move}\nscore\n"
                        "solve 60\n")
     engine.stdin.flush()

@@ -17,7 +17,7 @@ BIN, SOURCE = sys.argv[1], sys.argv[2]
 TOOLS = os.path.join(SOURCE, "tools", "puzzles")
 sys.path.insert(0, TOOLS)
 from themes import theme  # noqa: E402
-from wallgo_engine import alike  # noqa: E402
+from puzzle_moves import alike  # noqa: E402
 
 BASE = "players=2 setup=fourstone stay=always wall-limit=unlimited breakers=0 turn=red"
 

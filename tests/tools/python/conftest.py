@@ -31,18 +31,18 @@ def engine_path():
 
 
 class Gtp:
-    """The engine in GTP mode (the soak script's client): send a command,
-    get its answer's text."""
+    """The engine in GTP mode (the scripts' client, tools/client): send a
+    command, get its answer's text."""
 
     def __init__(self):
         sys.path.insert(0, os.path.join(os.environ["WALLGO_SOURCE_DIR"],
-                                        "tools", "soak"))
-        from protocol_soak import Engine
-        self.engine = Engine([engine_path()])
+                                        "tools", "client"))
+        from wallgo_client import Protocol
+        self.engine = Protocol([engine_path()])
 
     def ask(self, command):
         """The answer's text after '= '; ValueError on a '?' answer."""
-        text = "\n".join(self.engine.ask(command))
+        text = "\n".join(self.engine.exchange(command))
         if text.startswith("?"):
             raise ValueError(text[2:])
         return text[2:] if text.startswith("= ") else text[1:]
