@@ -43,9 +43,6 @@ class Negamax {
   // The value of `pos` for its mover within the window; exact inside it
   // when no horizon position and no reduced move list took part.
   int Value(const Position& pos, int alpha, int beta, int depth, int ply);
-  // Positions whose searched value is only a bound: horizon positions and
-  // positions whose moves were reduced.
-  int64_t horizon_hits() const { return horizon_hits_; }
   bool stopped() const { return budget_.stopped(); }
 
  private:
@@ -77,7 +74,8 @@ class Negamax {
   Leaves leaves_ = Leaves::kLost;
   bool reduce_ = false;
   int passes_ = 0;  // the idealized player's passes on the current line
-  int64_t horizon_hits_ = 0;
+  int64_t horizon_hits_ = 0;   // positions at the horizon
+  int64_t reduced_nodes_ = 0;  // positions whose moves were reduced
   std::array<std::array<Move, 2>, kMaxPly + 1> killers_{};
   MoveHistory history_;
 };
@@ -119,8 +117,10 @@ void Negamax::Order(const Position& pos, std::vector<Move>& moves, int depth,
   for (const auto& [key, m] : keyed) moves.push_back(m);
 }
 
-// What a search's result says of the true value: with no horizon position
-// in the search (`proven`), what alpha-beta says of any value. Otherwise,
+// What a search's result says of the true value (at a key of a reduced
+// game after passes, of that game's value): with no horizon position and
+// no reduced move list in the search (`proven`; after passes, no horizon
+// position), what alpha-beta says of any value. Otherwise,
 // where the horizon counted as a loss for the mover (`below_true`), the
 // searched values are at most the true ones, so an exact or failed-high
 // result is a lower bound; where it counted as a win, an exact or
@@ -201,13 +201,13 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
   MoveList legal;
   GenerateMoves(pos, legal);
   std::vector<Move> ordered(legal.begin(), legal.end());
-  const int64_t hits_before = horizon_hits_;
+  const int64_t horizon_before = horizon_hits_, reduced_before = reduced_nodes_;
   // The restricted side is the one whose values this search bounds from
   // below, as the horizon does.
   const Reduction reduction =
       reduce_ ? ReduceSettledMoves(pos, HorizonLostFor(pos.to_move()), ordered)
               : Reduction::kNone;
-  if (reduction != Reduction::kNone) ++horizon_hits_;
+  if (reduction != Reduction::kNone) ++reduced_nodes_;
   Order(pos, ordered, depth, ply, table_move);
   const int alpha_in = alpha;
   int best = -kInfinity;
@@ -236,7 +236,14 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
       break;
     }
   }
-  Store(key, best, alpha_in, beta, best_move, horizon_hits_ == hits_before,
+  // A position reached after passes has a key of this reduced game alone,
+  // whose rules the reductions are: there only the horizon makes its value
+  // a one-sided bound. Without the exact results, a null-window search of
+  // the reduced game to the end kept only one side of its results and
+  // searched the same positions again and again (docs/solver.md).
+  const bool exact = horizon_hits_ == horizon_before &&
+                     (passes_ > 0 || reduced_nodes_ == reduced_before);
+  Store(key, best, alpha_in, beta, best_move, exact,
         HorizonLostFor(pos.to_move()));
   return best;
 }
@@ -249,29 +256,47 @@ SolveResult ResultOf(const Position& pos, int value) {
   return r;
 }
 
+// One test of KeepsValue's at the horizon `depth`: true or false when a
+// bounding search decides, nullopt when neither does or the budget ends.
+// (A stopped search's value means nothing, so the budget is checked first.)
+std::optional<bool> BoundsDecide(const Position& child, int value, int depth,
+                                 bool reduce, Negamax& search,
+                                 const Budget& budget) {
+  search.set_reduce(reduce);
+  search.set_leaves(Leaves::kLost);
+  const int lower = -search.Value(child, -value, -value + 1, depth, 1);
+  if (budget.stopped()) return std::nullopt;
+  if (lower >= value) return true;
+  search.set_leaves(Leaves::kWon);
+  const int upper = -search.Value(child, -value, -value + 1, depth, 1);
+  if (budget.stopped()) return std::nullopt;
+  if (upper < value) return false;
+  return std::nullopt;
+}
+
 // Whether the root's move leading to `child` keeps the proven value `value`:
 // yes when a search bounding the child from below (for the root's mover)
-// reaches it, no when one bounding it from above stays under it; first
-// with the settled-region reduction at `depth` and to the end, then exactly
-// to the end (the answer then needs no horizon position). nullopt when the
+// reaches it, no when one bounding it from above stays under it. The
+// horizon deepens from `depth`, first with the settled-region reduction
+// (when it is on), then without, until one decides; once no line reaches
+// the horizon, the unreduced pair meets and decides. A single search to
+// the end of the game instead runs depth first down the longest lines (the
+// owners filling their regions) and is quick only where the table holds
+// the proving iteration's unreduced results; after a proof by the reduced
+// pair it ran past 100 million nodes (docs/solver.md). nullopt when the
 // budget ends first.
 std::optional<bool> KeepsValue(const Position& child, int value, int depth,
                                Negamax& search, const Budget& budget) {
-  for (const int d : {depth, kMaxPly}) {
-    if (!budget.limits().settled_reduction) break;
-    search.set_reduce(true);
-    search.set_leaves(Leaves::kLost);
-    if (-search.Value(child, -value, -value + 1, d, 1) >= value) return true;
-    if (budget.stopped()) return std::nullopt;
-    search.set_leaves(Leaves::kWon);
-    if (-search.Value(child, -value, -value + 1, d, 1) < value) return false;
-    if (budget.stopped()) return std::nullopt;
+  const bool reduce = budget.limits().settled_reduction;
+  for (int d = std::max(1, depth); d < kMaxPly; ++d) {
+    for (const bool reduced : {true, false}) {
+      if (reduced && !reduce) continue;
+      const std::optional<bool> keeps =
+          BoundsDecide(child, value, d, reduced, search, budget);
+      if (keeps || budget.stopped()) return keeps;
+    }
   }
-  search.set_reduce(false);
-  const int64_t hits = search.horizon_hits();
-  const int v = -search.Value(child, -value, -value + 1, kMaxPly, 1);
-  if (budget.stopped() || search.horizon_hits() != hits) return std::nullopt;
-  return v >= value;
+  return std::nullopt;
 }
 
 // The root's moves, each tested against the proven value `value` (see

@@ -116,10 +116,12 @@ std::string Summary(const Position& pos, const SolveResult& r) {
   for (const Move& m : r.pv) pv.push_back(MoveName(m));
   const PlayerValue v = r.mover_value(pos);
   return absl::StrFormat(
-      "depth %d nodes %d seconds %.3f %s %s margin %d optimal %s pv %s",
-      r.depth, r.nodes, r.seconds, r.proven ? "proven" : "unproven",
-      ResultWord(v.share12), v.margin, absl::StrJoin(optimal, ","),
-      absl::StrJoin(pv, " "));
+      "depth %d nodes %d seconds %.3f %s %s margin %d %s %s pv %s", r.depth,
+      r.nodes, r.seconds, r.proven ? "proven" : "unproven",
+      ResultWord(v.share12), v.margin,
+      // As the protocol says it: "optimal-known" lists only some of them.
+      r.all_optimal_known ? "optimal" : "optimal-known",
+      absl::StrJoin(optimal, ","), absl::StrJoin(pv, " "));
 }
 
 // Solves one position, printing every iteration of the horizon.
@@ -128,6 +130,7 @@ int SolveOne(const BenchOptions& o) {
   if (!pos.ok()) throw po::error(std::string(pos.status().message()));
   SolverLimits limits;
   limits.seconds = o.seconds;
+  limits.cpu_time = o.cpu_time;
   limits.hash_mb = o.hash_mb;
   limits.settled_reduction = o.reduced;
   const SolveResult r = Solve(*pos, limits, [&](const SolveResult& step) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "engine/movegen.h"
@@ -209,6 +210,95 @@ TEST(SettledReductionTest, ProvesWhatTheUnreducedSolverProves) {
     if (v.rules.wall_limit == kUnlimitedWalls) {
       EXPECT_GT(reduced_at_root, 0);
     }
+  }
+}
+
+// A puzzle's position after a4b4w (red) and d6c5w (blue): a contested
+// region of 6 cells, five settled ones. The reduced pair proves its value
+// at the horizon of 5 plies; the tests of the optimal moves then searched
+// one root move's child to the end of the game and ran past 100 million
+// nodes, where the unreduced solver needs about 6,000 in all.
+constexpr char kPuzzleAfterTwoMoves[] =
+    "players=2 setup=fourstone stay=always wall-limit=unlimited breakers=0 "
+    "turn=red red=b1,b4,c6,e6 blue=c2,c5,e5,b6 "
+    "red-walls=b1n,c1e,d1e,b2n,b2e,d2e,a3n,a3e,c3e,f3e,a4e,e4n,a5n,d5e,f5e,"
+    "b6e,c6n,d6e,f6e,d7e "
+    "blue-walls=c1n,e1n,d2n,f2e,b3n,c3n,f3n,b4n,c4e,d4n,f4e,g4n,a5e,b5n,b5e,"
+    "c5n,e5n,f5n,d6n,e6e";
+
+std::set<std::string> Names(const std::vector<Move>& moves) {
+  std::set<std::string> names;
+  for (const Move& m : moves) names.insert(MoveName(m));
+  return names;
+}
+
+// Both solvers prove the value and every optimal move within 200,000 nodes
+// (each takes under 10,000), and agree.
+TEST(SettledReductionTest, OptimalMovesAfterAReducedProofStayCheap) {
+  const Position pos = testing::Parse(kPuzzleAfterTwoMoves);
+  SolverLimits limits = NodeBudget(true);
+  limits.nodes = 200'000;
+  const SolveResult with = Solve(pos, limits);
+  limits.settled_reduction = false;
+  const SolveResult without = Solve(pos, limits);
+  for (const SolveResult* r : {&with, &without}) {
+    ASSERT_TRUE(r->proven);
+    EXPECT_TRUE(r->all_optimal_known) << r->nodes << " nodes";
+  }
+  EXPECT_EQ(with.utility, without.utility);
+  EXPECT_EQ(Names(with.optimal), Names(without.optimal));
+}
+
+// The root move c6d6w's child, blue to move, solved on its own: there the
+// unreduced solver's own proof left a root move whose test to the end of
+// the game ran past 13 million nodes. Searching its tests with a deepening
+// horizon, both solvers finish within 200,000 nodes.
+TEST(SettledReductionTest, OptimalMoveTestsDeepenTheirHorizon) {
+  Position pos = testing::Parse(kPuzzleAfterTwoMoves);
+  pos.Play(*ParseMove("c6d6w"));
+  for (const bool reduction : {false, true}) {
+    SCOPED_TRACE(reduction ? "reduced" : "unreduced");
+    SolverLimits limits = NodeBudget(reduction);
+    limits.nodes = 200'000;
+    const SolveResult r = Solve(pos, limits);
+    ASSERT_TRUE(r.proven);
+    EXPECT_TRUE(r.all_optimal_known) << r.nodes << " nodes";
+  }
+}
+
+// Budgets that end inside the tests of the optimal moves: a list reported
+// complete is the list a generous unreduced solve finds. (A reduced test
+// once read the value of a search the budget had stopped, which counts as
+// a draw, and listed every move left as optimal in a lost position.)
+TEST(SettledReductionTest, SmallBudgetsNeverClaimWrongOptimalMoves) {
+  for (const Variant& v : testing::Variants()) {
+    if (v.rules.players != 2) continue;
+    SCOPED_TRACE(v.name);
+    std::mt19937_64 rng(testing::SeedFor(v.name) + 12);
+    int compared = 0;
+    for (int game = 0; game < 4; ++game) {
+      std::vector<Position> line;
+      testing::PlayRandomGame(v.rules, rng, 200,
+                              [&](const Position& p) { line.push_back(p); });
+      for (size_t back = 2; back < std::min<size_t>(line.size(), 8); ++back) {
+        const Position& pos = line[line.size() - 1 - back];
+        SCOPED_TRACE(PositionString(pos));
+        const SolveResult reference = Solve(pos, NodeBudget(false));
+        if (!reference.all_optimal_known || reference.game_over) continue;
+        for (const int64_t nodes : {100, 300, 1000, 3000, 10000}) {
+          SolverLimits limits = NodeBudget(true);
+          limits.nodes = nodes;
+          const SolveResult r = Solve(pos, limits);
+          if (r.proven) {
+            EXPECT_EQ(r.utility, reference.utility) << nodes;
+          }
+          if (!r.all_optimal_known) continue;
+          ++compared;
+          EXPECT_EQ(Names(r.optimal), Names(reference.optimal)) << nodes;
+        }
+      }
+    }
+    EXPECT_GT(compared, 0);
   }
 }
 
