@@ -90,13 +90,19 @@ def field(position, key):
 
 def final_value(score, colour):
     """(result, margin) of `colour` from a finished game's `score` answer:
-    red=19 blue=13 status=final winner=red."""
+    red=19 blue=13 status=final winner=red; None where it cannot tell.
+    `winner=draw` does not name who shares the draw: the players with the
+    top score, both of them when two have it; with three or four, the
+    tie-break by the largest region may leave some out."""
     fields = dict(word.split("=") for word in score.split())
     scores = {c: int(fields[c]) for c in COLOURS if c in fields}
     best_other = max(s for c, s in scores.items() if c != colour)
+    top = max(scores.values())
     if fields["winner"] == colour:
         result = "win"
-    elif fields["winner"] == "draw" and scores[colour] == max(scores.values()):
+    elif fields["winner"] == "draw" and scores[colour] == top:
+        if sum(1 for s in scores.values() if s == top) > 2:
+            return None
         result = "draw"
     else:
         result = "loss"

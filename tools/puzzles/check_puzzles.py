@@ -18,7 +18,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wallgo_engine import EngineError, Protocol, alike, field  # noqa: E402
+from wallgo_engine import (EngineError, Protocol, alike, field,  # noqa: E402
+                           final_values)
 
 THEMES = {"seal", "trap", "tempo", "breaker", "race"}
 RESULTS = {"win", "draw", "loss"}
@@ -104,21 +105,12 @@ def line_problems(proto, p):
     return problems
 
 
-def final_value(proto, colour):
-    """(result, margin) of a finished game for one colour, from `score`."""
-    words = dict(w.split("=") for w in proto.command("score")[0].split())
-    scores = {c: int(v) for c, v in words.items() if c not in ("status", "winner")}
-    margin = scores[colour] - max(v for c, v in scores.items() if c != colour)
-    winner = words.get("winner")
-    return ("win" if winner == colour else
-            "draw" if winner == "draw" else "loss"), margin
-
-
 def value_after(proto, position, moves, colour, seconds):
-    """The colour's proven value after the moves, or None (not proven)."""
+    """The colour's proven value after the moves, or None (not proven, or
+    a finished game whose `score` does not say: see final_values)."""
     proto.setup(position, moves)
     if proto.is_over():
-        return final_value(proto, colour)
+        return final_values(proto.command("score")[0])[colour]
     answer = proto.solve(seconds)
     return answer["values"][colour] if answer["proven"] else None
 

@@ -171,5 +171,30 @@ def alike(moves):
     return len(ends) == 1 and None not in ends
 
 
+def final_values(score):
+    """Each colour's (result, margin) from a finished game's `score` answer
+    (`red=2 blue=5 green=3 yellow=5 status=final winner=draw`), None for a
+    colour the answer cannot decide. The margin is the colour's score minus
+    the best other's. `winner=draw` does not name who shares the draw: only
+    players with the top score can, and with two of them both do; with three
+    or four, the tie-break by the largest region may leave some of them out
+    (a loss by margin 0), which `score` does not show."""
+    words = dict(w.split("=") for w in score.split())
+    scores = {c: int(v) for c, v in words.items()
+              if c not in ("status", "winner")}
+    top = max(scores.values())
+    sharing = sum(1 for v in scores.values() if v == top)
+    values = {}
+    for colour, mine in scores.items():
+        margin = mine - max(v for c, v in scores.items() if c != colour)
+        if words["winner"] == colour:
+            values[colour] = ("win", margin)
+        elif words["winner"] != "draw" or mine < top:
+            values[colour] = ("loss", margin)
+        else:
+            values[colour] = ("draw", margin) if sharing == 2 else None
+    return values
+
+
 def value_key(result, margin):
     return RESULT_RANK[result], margin
