@@ -132,21 +132,34 @@ def parse_solve(lines):
     return answer
 
 
-def final_value(score, colour):
-    """(result, margin) of `colour` from a finished game's `score` answer:
-    a win for the winner; in a draw, a draw for those who share the top
-    score and a loss for the others (docs/rules.md); the margin is the
-    colour's score less the best other player's."""
+def final_values(score):
+    """Each colour's (result, margin) from a finished game's `score` answer
+    (`red=2 blue=5 green=3 yellow=5 status=final winner=draw`), None for a
+    colour the answer cannot decide. The margin is the colour's score less
+    the best other player's. `winner=draw` does not name who shares the
+    draw: only players at the top score can (docs/rules.md), and with two
+    of them both do; with three or four, the tie-break by the largest
+    region may leave some of them out (a loss by 0), which `score` does not
+    show."""
     words = dict(word.split("=") for word in score.split())
     scores = {c: int(words[c]) for c in COLOURS if c in words}
-    best_other = max(s for c, s in scores.items() if c != colour)
-    if words["winner"] == colour:
-        result = "win"
-    elif words["winner"] == "draw" and scores[colour] == max(scores.values()):
-        result = "draw"
-    else:
-        result = "loss"
-    return result, scores[colour] - best_other
+    top = max(scores.values())
+    sharing = sum(1 for s in scores.values() if s == top)
+    values = {}
+    for colour, mine in scores.items():
+        margin = mine - max(s for c, s in scores.items() if c != colour)
+        if words["winner"] == colour:
+            values[colour] = ("win", margin)
+        elif words["winner"] != "draw" or mine < top:
+            values[colour] = ("loss", margin)
+        else:
+            values[colour] = ("draw", margin) if sharing == 2 else None
+    return values
+
+
+def final_value(score, colour):
+    """`colour`'s value of final_values, None when `score` cannot say."""
+    return final_values(score)[colour]
 
 
 def value_key(result, margin):

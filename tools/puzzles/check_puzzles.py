@@ -109,7 +109,8 @@ def line_problems(proto, p):
 
 
 def value_after(proto, position, moves, colour, seconds):
-    """The colour's proven value after the moves, or None (not proven)."""
+    """The colour's proven value after the moves, or None (not proven, or
+    a finished game whose `score` does not say: see final_values)."""
     proto.setup(position, moves)
     if proto.is_over():
         return final_value(proto.score(), colour)

@@ -10,6 +10,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "engine/movegen.h"
@@ -221,6 +222,63 @@ TEST(SolverTest, FinishedGameIsItsResult) {
   EXPECT_EQ(PlayerValue::FromUtility(r.utility[0]).share12, 12);
   EXPECT_EQ(PlayerValue::FromUtility(r.utility[0]).margin, 6);
   EXPECT_EQ(PlayerValue::FromUtility(r.utility[1]).margin, -6);
+}
+
+// A 4-player answer that ends the game (puzzle 4p-4012e2): green's only
+// optimal move ends it with blue and yellow sharing the top score, 5 each,
+// green third on 3. A draw is shared only by the players tied at the top,
+// so green loses by 2 (not "draws by -2", which its puzzle checker once read
+// from `score`'s bare winner=draw). The root's value is its best child's,
+// and that child's is the finished game's.
+TEST(SolverTest, FourPlayerRootIsTheBestChildBehindASharedDraw) {
+  const Position root = testing::Parse(
+      "players=4 setup=empty stay=always wall-limit=unlimited breakers=1 "
+      "turn=green red=g3,a4 blue=a3,b7 green=c3,g4 yellow=g1,d6 "
+      "red-walls=c2n,e2n,a3n,b3e,d3e,e3n,e3e,f3e,a4n,a4e,b4n,c4n,d4e,e4n,a5e,"
+      "b5e,c5e,a6n,d6e "
+      "blue-walls=a1n,a1e,b1e,c1n,c1e,d1e,a2n,a2e,b2e,c5n,d5e,a6e,b6n,b6e,c6n,"
+      "a7e,b7e,c7e "
+      "green-walls=g2n,b3n,c3n,d3n,f3n,b4e,e4e,f4n,f4e,g4n,b5n,f5e,g5n,e6e,f6n,"
+      "f6e,g6n,e7e,f7e "
+      "yellow-walls=d1n,f1n,g1n,c2e,d2n,d2e,e2e,f2n,f2e,c4e,d4n,d5n,e5e,f5n,"
+      "c6e,d6n,e6n,d7e "
+      "red-breakers=0 blue-breakers=0 green-breakers=0 yellow-breakers=0");
+  const SolveResult r = Solve(root, Generous());
+  ASSERT_TRUE(r.proven);
+  const int green = Index(Colour::kGreen);
+  EXPECT_EQ(r.utility, (Utilities{-3, 600, -2, 600}));
+  EXPECT_EQ(ResultWord(r.mover_value(root).share12), "loss");
+  EXPECT_EQ(r.mover_value(root).margin, -2);
+  MoveList moves;
+  GenerateMoves(root, moves);
+  std::optional<Utilities> best;
+  std::set<std::string> best_moves;
+  for (const Move& m : moves) {
+    Position child = root;
+    child.Play(m);
+    const SolveResult c = Solve(child, Generous());
+    ASSERT_TRUE(c.proven) << MoveName(m);
+    if (!best || c.utility[green] > (*best)[green]) best_moves.clear();
+    if (!best || Prefers(c.utility, *best, green, 4)) best = c.utility;
+    if (c.utility[green] == (*best)[green]) best_moves.insert(MoveName(m));
+  }
+  EXPECT_EQ(r.utility, best);
+  std::set<std::string> optimal;
+  for (const Move& m : r.optimal) optimal.insert(MoveName(m));
+  EXPECT_EQ(optimal, best_moves);
+  EXPECT_EQ(optimal, std::set<std::string>{"g4g4s"});
+
+  Position child = root;
+  child.Play(*ParseMove("g4g4s"));
+  ASSERT_TRUE(IsGameOver(child));
+  const Result result = ComputeResult(child);
+  EXPECT_EQ(result.winners,
+            1u << Index(Colour::kBlue) | 1u << Index(Colour::kYellow));
+  EXPECT_EQ(result.margin(green), -2);
+  EXPECT_EQ(ReferenceUtilities(child), r.utility);
+  EXPECT_EQ(Solve(child, Generous()).utility, r.utility);
+  int64_t budget = 20000;
+  EXPECT_EQ(Exhaustive(root, budget), r.utility);
 }
 
 TEST(SolverTest, RegionSplitSaysWhyNot) {

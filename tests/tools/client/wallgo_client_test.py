@@ -14,7 +14,8 @@ import unittest
 WALLGO, SOURCE = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(SOURCE, "tools", "client"))
 from wallgo_client import (Analysis, EngineError, Protocol,  # noqa: E402
-                           field, final_value, parse_solve, value_key)
+                           field, final_value, final_values, parse_solve,
+                           value_key)
 
 # A puzzle's position (2p-2dde75), six plies from the end: the solver
 # proves it in milliseconds.
@@ -65,13 +66,29 @@ class ProtocolClient(unittest.TestCase):
 
 
 class Values(unittest.TestCase):
-    def test_a_draw_is_a_draw_only_for_those_at_the_top(self):
-        score = "red=12 blue=12 green=9 status=final winner=draw"
-        self.assertEqual(final_value(score, "red"), ("draw", 0))
-        self.assertEqual(final_value(score, "green"), ("loss", -3))
+    def test_a_player_behind_a_shared_draw_loses(self):
+        values = final_values("red=2 blue=5 green=3 yellow=5 status=final "
+                              "winner=draw")
+        self.assertEqual(values, {"red": ("loss", -3), "blue": ("draw", 0),
+                                  "green": ("loss", -2), "yellow": ("draw", 0)})
         score = "red=19 blue=13 status=final winner=red"
         self.assertEqual(final_value(score, "red"), ("win", 6))
         self.assertEqual(final_value(score, "blue"), ("loss", -6))
+
+    def test_a_top_score_lost_on_the_tie_break_is_a_loss_by_0(self):
+        values = final_values("red=4 blue=4 green=1 status=final winner=blue")
+        self.assertEqual(values["red"], ("loss", 0))
+        self.assertEqual(values["blue"], ("win", 0))
+
+    def test_three_at_the_top_of_a_draw_are_undecided(self):
+        # The tie-break by the largest region may leave one of them out.
+        values = final_values("red=4 blue=4 green=4 yellow=1 status=final "
+                              "winner=draw")
+        self.assertEqual([values[c] for c in ("red", "blue", "green")],
+                         [None] * 3)
+        self.assertEqual(final_value("red=4 blue=4 green=4 yellow=1 "
+                                     "status=final winner=draw", "yellow"),
+                         ("loss", -3))
 
     def test_values_sort_as_a_player_prefers(self):
         self.assertLess(value_key("loss", 5), value_key("draw", -2))

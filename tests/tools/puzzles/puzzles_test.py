@@ -21,6 +21,17 @@ from puzzle_moves import alike  # noqa: E402
 
 BASE = "players=2 setup=fourstone stay=always wall-limit=unlimited breakers=0 turn=red"
 
+# A 4-player position (the puzzle 4p-4012e2) whose only optimal move, g4g4s,
+# ends the game: blue and yellow share the draw on 5, green loses on 3.
+SHARED_DRAW = (
+    "players=4 setup=empty stay=always wall-limit=unlimited breakers=1 "
+    "turn=green red=g3,a4 blue=a3,b7 green=c3,g4 yellow=g1,d6 "
+    "red-walls=c2n,e2n,a3n,b3e,d3e,e3n,e3e,f3e,a4n,a4e,b4n,c4n,d4e,e4n,a5e,b5e,c5e,a6n,d6e "
+    "blue-walls=a1n,a1e,b1e,c1n,c1e,d1e,a2n,a2e,b2e,c5n,d5e,a6e,b6n,b6e,c6n,a7e,b7e,c7e "
+    "green-walls=g2n,b3n,c3n,d3n,f3n,b4e,e4e,f4n,f4e,g4n,b5n,f5e,g5n,e6e,f6n,f6e,g6n,e7e,f7e "
+    "yellow-walls=d1n,f1n,g1n,c2e,d2n,d2e,e2e,f2n,f2e,c4e,d4n,d5n,e5e,f5n,c6e,d6n,e6n,d7e "
+    "red-breakers=0 blue-breakers=0 green-breakers=0 yellow-breakers=0")
+
 
 class Themes(unittest.TestCase):
     def test_a_wall_closing_a_corner_seals(self):
@@ -98,6 +109,14 @@ class Checker(unittest.TestCase):
 
     def test_the_real_puzzles_pass(self):
         code, out = check(self.document, 0)
+        self.assertEqual(code, 0, out)
+
+    def test_an_answer_ending_the_game_behind_a_shared_draw_passes(self):
+        puzzle = {"id": "4p-4012e2", "position": SHARED_DRAW, "theme": "trap",
+                  "rating": 1000, "playouts": 50,
+                  "value": {"result": "loss", "margin": -2},
+                  "steps": [{"accept": ["g4g4s"], "replies": []}]}
+        code, out = check(dict(self.shipped, puzzles=[puzzle]), 0)
         self.assertEqual(code, 0, out)
 
     def test_a_duplicate_id_fails(self):
