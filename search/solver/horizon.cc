@@ -66,11 +66,12 @@ int Guaranteed(const Position& pos, const Census& c, int p) {
 }
 
 // The most player `p` can score: no cell of the other's regions (they stay
-// the other's or become stoneless), no stoneless cell, and no cell holding
-// one of the other's stones. Under stay=mobile with unlimited walls, a
-// shared region full of stones never thaws, and the game can then end only
-// when no stone can move, every region full: the player's stones outside
-// such regions (search/frozen_contest.h).
+// the other's or become stoneless), no stoneless cell, and not the cells
+// the other's stones in shared regions end the game on (a stone never
+// leaves its region, and a region with one of its stones is never ours). Under
+// stay=mobile with unlimited walls, a shared region full of stones never thaws,
+// and the game can then end only when no stone can move, every region full: the
+// player's stones outside such regions (search/frozen_contest.h).
 int Most(const Position& pos, const Census& c, int p) {
   const int most = c.settled_cells[p] + c.shared_cells - c.shared_stones[1 - p];
   const Rules& rules = pos.rules();
