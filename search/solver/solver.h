@@ -58,6 +58,11 @@ struct SolverLimits {
   // but on a sample of two-player endgames not sooner (one fewer in a second,
   // 10% more time on those both prove).
   bool settled_reduction = false;
+  // Two players: a position at the horizon is worth sound bounds on its
+  // value from its regions (docs/solver.md, "Bounds at the horizon") rather
+  // than a loss or a win beyond every result. Off: the old rule, for
+  // comparisons.
+  bool horizon_bounds = true;
 };
 
 struct SolveResult;

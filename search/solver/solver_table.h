@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <ctime>
+#include <optional>
 #include <vector>
 
 #include "engine/position.h"
@@ -144,6 +145,16 @@ Reduction ReduceSettledMoves(const Position& pos, bool restrict_mover,
 // walls; with a wall limit, by nothing).
 std::array<int, kMaxPlayers> BoundedUtilities(const Position& pos,
                                               Colour passer, int passes);
+
+// Two players: sound bounds on the mover's value (utility minus a draw's)
+// at the horizon, from the regions that no line of play can change
+// (horizon.cc, docs/solver.md); nullopt where the argument does not hold
+// (the setup phase, a wall breaker left, more players).
+struct HorizonBounds {
+  int lower = 0;
+  int upper = 0;
+};
+std::optional<HorizonBounds> BoundsAtHorizon(const Position& pos);
 
 SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
                            const SolveProgress& on_iteration);

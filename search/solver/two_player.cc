@@ -194,9 +194,24 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
       if (upper <= alpha) return upper;
     }
   }
+  // Bounds from the regions, like the table's: they end the search here
+  // where they decide it. After passes the reduced game scores what the
+  // board does not show, and there only the old rule holds.
+  std::optional<HorizonBounds> bounds;
+  if (budget_.limits().horizon_bounds && passes_ == 0) {
+    bounds = BoundsAtHorizon(pos);
+  }
+  if (bounds) {
+    if (bounds->lower == bounds->upper || bounds->lower >= beta) {
+      return bounds->lower;
+    }
+    if (bounds->upper <= alpha) return bounds->upper;
+  }
   if (depth <= 0 || ply >= kMaxPly) {
     ++horizon_hits_;
-    return HorizonLostFor(pos.to_move()) ? -kHorizonValue : kHorizonValue;
+    const bool lost = HorizonLostFor(pos.to_move());
+    if (!bounds) return lost ? -kHorizonValue : kHorizonValue;
+    return lost ? bounds->lower : bounds->upper;
   }
   MoveList legal;
   GenerateMoves(pos, legal);

@@ -43,9 +43,10 @@ struct BenchOptions {
   int hash_mb = 64;
   std::string out;
   bool cpu_time = false;
-  bool reduced = false;   // the solver with its settled-region reduction
-  std::string positions;  // solve these position strings, one a line
-  std::string position;   // solve this one position, printing each iteration
+  bool reduced = false;  // the solver with its settled-region reduction
+  bool no_horizon_bounds = false;  // the old horizon: a loss or a win
+  std::string positions;           // solve these position strings, one a line
+  std::string position;  // solve this one position, printing each iteration
 };
 
 // The variants by name: the default rules, and the rule sheets' options.
@@ -133,6 +134,7 @@ int SolveOne(const BenchOptions& o) {
   limits.cpu_time = o.cpu_time;
   limits.hash_mb = o.hash_mb;
   limits.settled_reduction = o.reduced;
+  limits.horizon_bounds = !o.no_horizon_bounds;
   const SolveResult r = Solve(*pos, limits, [&](const SolveResult& step) {
     std::cout << Summary(*pos, step) << "\n";
   });
@@ -176,6 +178,7 @@ int SolveFile(const BenchOptions& o) {
     limits.cpu_time = o.cpu_time;
     limits.hash_mb = o.hash_mb;
     limits.settled_reduction = o.reduced;
+    limits.horizon_bounds = !o.no_horizon_bounds;
     const SolveResult r = Solve(*pos, limits);
     all.Add(r);
     std::cout << Summary(*pos, r) << "\n";
@@ -213,6 +216,7 @@ int Run(const BenchOptions& o) {
         limits.cpu_time = o.cpu_time;
         limits.hash_mb = o.hash_mb;
         limits.settled_reduction = o.reduced;
+        limits.horizon_bounds = !o.no_horizon_bounds;
         const SolveResult r = skipped ? SolveResult{} : Solve(pos, limits);
         unproven_in_a_row = r.proven ? 0 : unproven_in_a_row + 1;
         by_variant[name].Add(r);
@@ -256,6 +260,8 @@ int main(int argc, char** argv) {
       "count --seconds in CPU time (a shared machine)")(
       "settled-reduction", po::bool_switch(&o.reduced),
       "solve with the settled-region reduction (off by default)")(
+      "no-horizon-bounds", po::bool_switch(&o.no_horizon_bounds),
+      "count horizon positions as lost or won, not by their bounds")(
       "min-back", po::value(&o.min_back)->default_value(o.min_back),
       "fewest plies before the end sampled")(
       "max-back", po::value(&o.max_back)->default_value(o.max_back),
