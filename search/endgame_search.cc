@@ -57,13 +57,26 @@ bool IsOptimal(const SolveResult& proof, Move move) {
          proof.optimal.end();
 }
 
+// Whether a wall limit leaves the players at most kSolverMaxWallsLeft walls
+// in all.
+bool FewWallsLeft(const Position& pos) {
+  int left = 0;
+  for (int i = 0; i < pos.num_players(); ++i) {
+    const int walls = pos.walls_left(ColourAt(i));
+    if (walls == kUnlimitedWalls) return false;
+    left += walls;
+  }
+  return left <= kSolverMaxWallsLeft;
+}
+
 }  // namespace
 
 bool NearTheEnd(const Position& pos) {
   if (pos.in_setup()) return false;
   const RegionSplit split = AnalyzeRegions(pos);
   return split.contested_regions > 0 &&
-         split.contested_cells <= kSolverMaxContestedCells;
+         (split.contested_cells <= kSolverMaxContestedCells ||
+          FewWallsLeft(pos));
 }
 
 SolverLimits SolverBudget(const SearchOptions& options, const Limits& limits,

@@ -21,6 +21,12 @@ namespace wallgo::search {
 // games they hold 12 to 36 cells, and the solver proves few positions of
 // more than 20 (docs/solver.md, "In the engine").
 inline constexpr int kSolverMaxContestedCells = 20;
+// Under a wall limit every turn but a break builds a wall, so the walls the
+// players have left in all bound the plies to the end, however many cells
+// are contested: positions with at most this many are near enough too (the
+// solver proves those of the perfect-play set's wall-limit games in 0.2 s of
+// CPU or less, with 19 to 47 contested cells: docs/perfect-play.md).
+inline constexpr int kSolverMaxWallsLeft = 5;
 // A search with a playout cap gives the solver this many nodes per playout
 // of its share, instead of a time (the solver's nodes cost about a
 // twentieth of a playout with the network), so that it stays deterministic.
@@ -29,15 +35,18 @@ inline constexpr int64_t kSolverNodesPerPlayout = 20;
 // search starts.
 inline constexpr double kAnalysisSolverSeconds = 0.5;
 // A share of less time than this is not tried: the solver rarely proves
-// anything in a few milliseconds (a precaution, not a measured gain).
-inline constexpr double kMinSolverSeconds = 0.03;
+// anything in a few milliseconds. At 0.1 s a move the default share is
+// 20 ms, in which it proves a third of the positions the graph search
+// misses 2 to 10 plies from the end (docs/perfect-play.md).
+inline constexpr double kMinSolverSeconds = 0.015;
 // After the solver fails to prove a position, the searcher's next near-end
 // searches skip it: 1, then 2, then 4 at most, until it proves one (a long
 // fight of tempo moves stays out of its reach for dozens of moves).
 inline constexpr int kMaxSkippedSearches = 4;
 
 // Whether `pos` is worth the solver's time (a cheap test: the contested
-// cells; never in the setup phase, nor in a finished game, which has none).
+// cells, or the walls left under a wall limit; never in the setup phase, nor
+// in a finished game, which has no contested cells).
 bool NearTheEnd(const Position& pos);
 
 // What the solver may spend of a search with `options` and `limits`:

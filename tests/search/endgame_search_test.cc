@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -233,6 +234,34 @@ TEST(EndgameSearchTest, FullStrengthUsesTheSolverAndLowLevelsDoNot) {
   level.level = 7;  // its own cap is above the 200 playouts
   EXPECT_FALSE(
       MakeSearcher(level)->Search(*found, Limits{}, nullptr, 0).info.exact);
+}
+
+// Under a wall limit the walls left bound the plies to the end, so a position
+// with few of them is near the end however many cells are contested (the
+// perfect-play set's 2p-wall-limit-20 game 1000004, 5 and 6 plies before
+// its end: red and blue have 2 and 3 walls left, then 3 and 3).
+TEST(EndgameSearchTest, FewWallsLeftAreNearTheEndWhateverTheCells) {
+  const std::string five_walls =
+      "players=2 setup=fourstone stay=always wall-limit=20 breakers=0 "
+      "turn=blue red=c3,d3,g5,c6 blue=a2,g4,b5,d6 red-walls=b2e,d2n,d2e,f2n,"
+      "a3e,c3n,c3e,d3n,e3n,e4n,f4n,c5n,d5e,e5e,g5n,b6e,d6e,a7e blue-walls="
+      "b1n,d1n,e1n,a2e,c2e,e2n,f2e,e3e,b4n,c4n,c4e,f4e,d5n,a6e,c6e,d6n,e6e";
+  const std::string six_walls =
+      "players=2 setup=fourstone stay=always wall-limit=20 breakers=0 "
+      "turn=red red=b2,d3,g5,c6 blue=a2,g4,b5,d6 red-walls=b2e,d2n,d2e,f2n,"
+      "a3e,c3e,d3n,e3n,e4n,f4n,c5n,d5e,e5e,g5n,b6e,d6e,a7e blue-walls=b1n,"
+      "d1n,e1n,a2e,c2e,e2n,f2e,e3e,b4n,c4n,c4e,f4e,d5n,a6e,c6e,d6n,e6e";
+  std::string unlimited = five_walls;
+  unlimited.replace(unlimited.find("wall-limit=20"), 13,
+                    "wall-limit=unlimited");
+  for (const std::string& text : {five_walls, six_walls, unlimited}) {
+    const Position pos = *ParsePosition(text);
+    EXPECT_GT(AnalyzeRegions(pos).contested_cells, kSolverMaxContestedCells);
+    EXPECT_EQ(NearTheEnd(pos), text == five_walls) << text;
+  }
+  const Position five = *ParsePosition(five_walls);
+  EXPECT_EQ(five.walls_left(Colour::kRed) + five.walls_left(Colour::kBlue),
+            kSolverMaxWallsLeft);
 }
 
 }  // namespace
