@@ -13,8 +13,6 @@
 namespace wallgo::search::solver_internal {
 namespace {
 
-constexpr int kDrawUtility = 600;  // a 2-player draw: share 6, margin 0
-
 // What the board says of each player, by region.
 struct Census {
   std::array<int, 2> settled_cells{};   // cells of regions the player owns

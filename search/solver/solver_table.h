@@ -19,6 +19,9 @@ namespace wallgo::search::solver_internal {
 // A move no generator produces: "no table move".
 inline constexpr Move kNoMove = Move::Resign();
 inline constexpr int kMaxPly = 120;  // a 2-player game has at most 84 turns
+// A 2-player draw's utility (share 6, margin 0): the two-player search's
+// values are utilities less this.
+inline constexpr int kDrawUtility = 600;
 
 enum class EntryKind : uint8_t {
   kEmpty,

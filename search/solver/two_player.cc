@@ -23,7 +23,6 @@
 namespace wallgo::search::solver_internal {
 namespace {
 
-constexpr int kDrawUtility = 600;    // a 2-player draw: share 6, margin 0
 constexpr int kInfinity = 10000;     // beyond every value
 constexpr int kHorizonValue = 5000;  // a horizon position: beyond every result
 
