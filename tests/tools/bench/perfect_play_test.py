@@ -16,6 +16,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(sys.argv[2], "tools", "client"))
+from wallgo_client import Protocol, field  # noqa: E402
+
 # One budget of each kind: a move time and a playout count.
 LABELS = ("0.05 s", "50 playouts")
 PER_VARIANT = 2
@@ -48,38 +51,20 @@ def run_script(source, wallgo, args):
     return done.returncode, done.stdout, done.stderr
 
 
-def child_answer(wallgo, position, colour, move):
-    """The engine's lines for the position after `move`: its score, and
-    when the game goes on, a `solve` read to its end before the input
-    closes (the end of the input would stop it)."""
-    engine = subprocess.Popen([wallgo, "--threads", "1"],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              text=True)
-    engine.stdin.write(f"setup {position}\nplay {colour} {move}\nscore\n"
-                       "solve 60\n")
-    engine.stdin.flush()
-    lines = []
-    while not any(line.startswith(("values", "result unproven", "? game"))
-                  for line in lines):
-        line = engine.stdout.readline()
-        assert line, f"the engine ended: {lines}"
-        lines.append(line.strip())
-    engine.stdin.close()
-    engine.wait(timeout=60)
-    return lines
-
-
 def check_child(wallgo, row):
-    """The recorded child value, again from the engine."""
-    colour = row["position"].split("turn=")[1].split()[0]
-    lines = child_answer(wallgo, row["position"], colour, row["move"])
-    if any("status=final" in line for line in lines):
-        return
-    values = [line for line in lines if line.startswith("values")]
-    assert values, f"the child is not proven again: {lines}"
-    words = values[0].split()
-    at = words.index(colour)
-    assert [words[at + 1], int(words[at + 2])] == row["child"], (lines, row)
+    """The recorded child value, again from a separate engine."""
+    colour = field(row["position"], "turn")
+    engine = Protocol([wallgo, "--threads", "1"])
+    try:
+        engine.setup(row["position"])
+        engine.play(row["move"], colour)
+        if engine.is_over():
+            return
+        answer = engine.solve(60)
+    finally:
+        engine.close()
+    assert answer["proven"], f"the child is not proven again: {answer}"
+    assert list(answer["values"][colour]) == row["child"], (answer, row)
 
 
 def check_rows(rows, entries, wallgo):
