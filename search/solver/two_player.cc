@@ -358,12 +358,17 @@ struct Bounds {
 };
 
 // One iteration's pair of bounding searches to `depth`, with or without the
-// settled-region reduction; narrows `bounds`.
+// settled-region reduction; narrows `bounds`. The true value lies within
+// `bounds` already (facts from earlier iterations), so each search needs
+// only that window: the one bounding from below learns nothing new from a
+// value at or under `bounds.lower`, the one from above nothing from one at
+// or over `bounds.upper`. A full window spent most of its nodes on the
+// exact margins of lines outside it.
 void Bound(const Position& pos, int depth, bool reduce, Negamax& search,
            Table& table, Bounds& bounds) {
   search.set_reduce(reduce);
   search.set_leaves(Leaves::kLost);
-  const int lower = search.Value(pos, -kInfinity, kInfinity, depth, 0);
+  const int lower = search.Value(pos, bounds.lower, bounds.upper + 1, depth, 0);
   if (search.stopped()) return;
   if (lower > bounds.lower || bounds.line.empty()) {
     // The best move when the horizon is lost reaches `lower` for sure.
@@ -373,7 +378,7 @@ void Bound(const Position& pos, int depth, bool reduce, Negamax& search,
   }
   bounds.lower = std::max(bounds.lower, lower);
   search.set_leaves(Leaves::kWon);
-  const int upper = search.Value(pos, -kInfinity, kInfinity, depth, 0);
+  const int upper = search.Value(pos, bounds.lower - 1, bounds.upper, depth, 0);
   if (search.stopped()) return;
   bounds.upper = std::min(bounds.upper, upper);
 }
@@ -385,12 +390,13 @@ SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
   Negamax search(table, budget, pos.to_move());
   SolveResult last;
   bool use_reduced = budget.limits().settled_reduction, use_exact = true;
+  // Facts about the true value: each iteration can only narrow them.
+  Bounds bounds;
   for (int depth = 1; depth <= kMaxPly; ++depth) {
     // The reduced pair first; where its bounds do not meet, the unreduced
     // pair, which starts from the reduced pair's bounds in the table. Where
     // one of the two pairs adds nothing to the other, the next iterations
     // skip it, until every third one runs both again.
-    Bounds bounds;
     if (use_reduced) Bound(pos, depth, true, search, table, bounds);
     const Bounds reduced = bounds;
     if (use_exact && bounds.lower != bounds.upper && !budget.stopped()) {
@@ -408,7 +414,7 @@ SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
     }
     if (budget.stopped()) break;
     SolveResult r = ResultOf(pos, std::clamp(bounds.lower, -649, 649));
-    r.pv = std::move(bounds.line);
+    r.pv = bounds.line;
     r.depth = depth;
     r.proven = bounds.lower == bounds.upper;
     r.nodes = budget.nodes();
