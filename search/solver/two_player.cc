@@ -83,10 +83,49 @@ int Terminal(const Position& pos) {
   return FinishedUtilities(pos)[Index(pos.to_move())] - kDrawUtility;
 }
 
+// The cells of the regions holding stones of both players, and how many
+// such regions there are.
+struct Contest {
+  Bitboard cells = 0;
+  int regions = 0;
+};
+Contest FindContest(const Position& pos) {
+  Contest contest;
+  for (Bitboard left = pos.occupied(); left;) {
+    const Bitboard region = FloodFill(CellBit(LowestCell(left)), pos.walls());
+    left &= ~region;
+    if (RegionOwner(pos, region) == -2) {
+      contest.cells |= region;
+      ++contest.regions;
+    }
+  }
+  return contest;
+}
+
+// Whether `m` may end the game: a stone stays in its region and builds its
+// wall beside its destination, so only a wall inside the one contested
+// region left can settle every region.
+bool MayEndTheGame(const Contest& contest, Move m) {
+  if (m.kind != MoveKind::kTurn) return true;
+  return contest.regions == 1 && (CellBit(m.to) & contest.cells) != 0;
+}
+
+// The value of `m`'s child for its mover where `m` ends the game.
+std::optional<int> EndValue(const Position& pos, const Contest& contest,
+                            Move m) {
+  if (!MayEndTheGame(contest, m)) return std::nullopt;
+  Position child = pos;
+  child.Play(m);
+  if (!AllRegionsSettled(child)) return std::nullopt;
+  return Terminal(child);
+}
+
 void Negamax::Order(const Position& pos, std::vector<Move>& moves, int depth,
                     int ply, Move table_move) {
   std::vector<std::pair<float, Move>> keyed;
   keyed.reserve(moves.size());
+  const Contest contest =
+      depth < kEvalOrderingDepth ? FindContest(pos) : Contest{};
   for (const Move& m : moves) {
     float key;
     if (m == table_move) {
@@ -95,17 +134,13 @@ void Negamax::Order(const Position& pos, std::vector<Move>& moves, int depth,
       Position child = pos;
       child.Play(m);
       key = OutcomeValue(child, pos.to_move());
+    } else if (std::optional<int> end = EndValue(pos, contest, m)) {
+      // A move that ends the game, by its exact value.
+      key = 1e11f - static_cast<float>(*end);
+    } else if (m == killers_[ply][0] || m == killers_[ply][1]) {
+      key = 1e10f;
     } else {
-      Position child = pos;
-      child.Play(m);
-      if (AllRegionsSettled(child)) {
-        // A move that ends the game, by its exact value.
-        key = 1e11f - static_cast<float>(Terminal(child));
-      } else if (m == killers_[ply][0] || m == killers_[ply][1]) {
-        key = 1e10f;
-      } else {
-        key = static_cast<float>(history_.Score(m));
-      }
+      key = static_cast<float>(history_.Score(m));
     }
     keyed.emplace_back(key, m);
   }
