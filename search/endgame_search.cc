@@ -145,6 +145,7 @@ void EndgameSearcher::SetOptions(const SearchOptions& options) {
 void EndgameSearcher::Clear() {
   graph_search_->Clear();
   skip_ = backoff_ = 0;
+  solver_memory_.reset();
 }
 
 void EndgameSearcher::Stop() {
@@ -157,8 +158,8 @@ SolveResult EndgameSearcher::SolveFirst(const Position& pos,
                                         const InfoCallback& on_info,
                                         double info_interval_s) {
   const auto start = SteadyClock::now();
-  SolverLimits budget =
-      SolverBudget(options_, limits, pos, PlayoutCap(options_, playout_cap_));
+  const int64_t cap = PlayoutCap(options_, playout_cap_);
+  SolverLimits budget = SolverBudget(options_, limits, pos, cap);
   double next_info = info_interval_s > 0 ? info_interval_s : 1e300;
   budget.should_stop = [&] {
     const double elapsed = Seconds(start);
@@ -170,7 +171,13 @@ SolveResult EndgameSearcher::SolveFirst(const Position& pos,
     }
     return stop_.load(std::memory_order_relaxed);
   };
-  return Solve(pos, budget);
+  if (cap > 0) return Solve(pos, budget);
+  if (solver_memory_ == nullptr) {
+    const int most = std::max(1, options_.hash_mb / 4);
+    solver_memory_ = std::make_unique<SolverMemory>(
+        std::min(most, budget.hash_mb * kKeptSolverTableFactor));
+  }
+  return Solve(pos, budget, *solver_memory_);
 }
 
 SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,

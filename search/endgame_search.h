@@ -62,9 +62,15 @@ SolverLimits SolverBudget(const SearchOptions& options, const Limits& limits,
 void ApplyProof(const Position& pos, const SolveResult& proof,
                 SearchInfo& info);
 
+// The table the solver keeps through a game is this many times the one a
+// single search of the first near-end move would get (within a quarter of
+// the search's memory): it holds what several moves' searches proved.
+inline constexpr int kKeptSolverTableFactor = 8;
+
 // Wraps a graph search (levels 8..10, whose choice has no randomness).
 // Remembers between searches how many near-end searches to skip
-// (kMaxSkippedSearches); Clear (a new game) forgets it.
+// (kMaxSkippedSearches) and, with a time budget, the solver's table; Clear
+// (a new game, a new position) forgets both.
 class EndgameSearcher : public Searcher {
  public:
   // `playout_cap`: the level's cap on playouts (LevelConfig), 0 = none.
@@ -85,6 +91,9 @@ class EndgameSearcher : public Searcher {
                          const InfoCallback& on_info, double info_interval_s);
 
   std::unique_ptr<Searcher> graph_search_;
+  // The solver's table through a game (searches with a time budget only:
+  // with a playout cap each search has its own, so that it repeats).
+  std::unique_ptr<SolverMemory> solver_memory_;
   SearchOptions options_;
   int64_t playout_cap_;
   int skip_ = 0;     // near-end searches still to leave to the graph search

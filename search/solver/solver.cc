@@ -99,16 +99,32 @@ std::vector<Move> TableLine(const Table& table, const Position& pos, Move first,
 
 }  // namespace solver_internal
 
+SolverMemory::SolverMemory(int hash_mb)
+    : hash_mb_(hash_mb),
+      table_(std::make_unique<solver_internal::Table>(hash_mb)) {}
+
+SolverMemory::~SolverMemory() = default;
+
 SolveResult Solve(const Position& pos, const SolverLimits& limits,
                   const SolveProgress& on_iteration) {
+  SolverMemory memory(limits.hash_mb);
+  return Solve(pos, limits, memory, on_iteration);
+}
+
+SolveResult Solve(const Position& pos, const SolverLimits& limits,
+                  SolverMemory& memory, const SolveProgress& on_iteration) {
   using namespace solver_internal;
   Budget budget(limits);
   SolveResult result;
+  if (memory.rules_ != pos.rules()) {
+    if (memory.rules_) memory.table_->Clear();
+    memory.rules_ = pos.rules();
+  }
   if (IsGameOver(pos)) {
     result.game_over = result.proven = result.all_optimal_known = true;
     result.utility = FinishedUtilities(pos);
   } else {
-    Table table(limits.hash_mb);
+    Table& table = *memory.table_;
     result = pos.num_players() == 2
                  ? SolveTwoPlayer(pos, table, budget, on_iteration)
                  : SolveMaxn(pos, table, budget, on_iteration);

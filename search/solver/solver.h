@@ -15,6 +15,8 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -101,9 +103,38 @@ struct SolveResult {
   }
 };
 
+namespace solver_internal {
+class Table;
+}
+
+// The solver's table kept from one Solve to the next: the engine keeps one
+// through a game, so that the bounds one move's search proved are there for
+// the positions that follow (docs/solver.md, "In the engine"). Its entries
+// are facts about positions under one set of rules; Solve empties it when
+// the rules change.
+class SolverMemory {
+ public:
+  explicit SolverMemory(int hash_mb);
+  ~SolverMemory();
+  SolverMemory(const SolverMemory&) = delete;
+  SolverMemory& operator=(const SolverMemory&) = delete;
+  int hash_mb() const { return hash_mb_; }
+
+ private:
+  friend SolveResult Solve(const Position& pos, const SolverLimits& limits,
+                           SolverMemory& memory,
+                           const SolveProgress& on_iteration);
+  int hash_mb_;
+  std::unique_ptr<solver_internal::Table> table_;
+  std::optional<Rules> rules_;  // those its entries hold under
+};
+
 // Solves `pos` within `limits`. Never reports an unproven value as proven.
+// Its own table of limits.hash_mb, or `memory`'s (limits.hash_mb unused).
 SolveResult Solve(const Position& pos, const SolverLimits& limits,
                   const SolveProgress& on_iteration = {});
+SolveResult Solve(const Position& pos, const SolverLimits& limits,
+                  SolverMemory& memory, const SolveProgress& on_iteration = {});
 
 // "win", "draw" or "loss" for a share in twelfths.
 std::string ResultWord(int share12);

@@ -47,6 +47,7 @@ class Table {
     while (entries * 2 * sizeof(TableEntry) <= bytes) entries *= 2;
     entries_.resize(entries);
   }
+  void Clear() { std::fill(entries_.begin(), entries_.end(), TableEntry{}); }
   const TableEntry* Probe(uint64_t key) const {
     const TableEntry& e = Slot(key);
     return e.key == key && e.kind != EntryKind::kEmpty ? &e : nullptr;

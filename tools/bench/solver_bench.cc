@@ -46,6 +46,9 @@ struct BenchOptions {
   bool reduced = false;  // the solver with its settled-region reduction
   bool no_horizon_bounds = false;  // the old horizon: a loss or a win
   std::string positions;           // solve these position strings, one a line
+  // With `positions`: one table from line to line, as the engine keeps it
+  // through a game; an empty line starts the next game with an empty one.
+  bool keep_table = false;
   std::string position;  // solve this one position, printing each iteration
 };
 
@@ -164,13 +167,18 @@ std::string JsonLine(const std::string& variant, uint64_t game_seed, int back,
       ",\"nodes\":", r.nodes, skipped ? ",\"skipped\":true" : "", "}");
 }
 
-// Solves every position string of a file (one a line), printing the share
-// proven.
+// Solves every position string of a file (one a line; empty lines part
+// games), printing the share proven.
 int SolveFile(const BenchOptions& o) {
   std::ifstream in(o.positions);
   if (!in) throw po::error("cannot read " + o.positions);
   Tally all;
+  std::unique_ptr<SolverMemory> memory;
   for (std::string line; std::getline(in, line);) {
+    if (line.empty()) {
+      memory.reset();
+      continue;
+    }
     absl::StatusOr<Position> pos = ParsePosition(line);
     if (!pos.ok()) throw po::error(std::string(pos.status().message()));
     SolverLimits limits;
@@ -179,7 +187,11 @@ int SolveFile(const BenchOptions& o) {
     limits.hash_mb = o.hash_mb;
     limits.settled_reduction = o.reduced;
     limits.horizon_bounds = !o.no_horizon_bounds;
-    const SolveResult r = Solve(*pos, limits);
+    if (o.keep_table && memory == nullptr) {
+      memory = std::make_unique<SolverMemory>(o.hash_mb);
+    }
+    const SolveResult r =
+        memory ? Solve(*pos, limits, *memory) : Solve(*pos, limits);
     all.Add(r);
     std::cout << Summary(*pos, r) << "\n";
   }
@@ -276,6 +288,9 @@ int main(int argc, char** argv) {
       "out", po::value(&o.out), "write every position as a JSON line here")(
       "positions", po::value(&o.positions),
       "solve the position strings of this file (one a line) instead")(
+      "keep-table", po::bool_switch(&o.keep_table),
+      "with --positions, keep the solver's table from one line to the next "
+      "as the engine does through a game (an empty line: the next game)")(
       "position", po::value(&o.position),
       "solve this position string instead, printing each iteration");
   try {
