@@ -26,6 +26,15 @@ std::string RegionsLine(const search::RegionSplit& split) {
       "\n");
 }
 
+// "win 12": a value as the answer's lines say it.
+std::string ValueWords(const search::PlayerValue& v) {
+  return absl::StrCat(search::ResultWord(v.share12), " ", v.margin);
+}
+
+nlohmann::ordered_json ValueJson(const search::PlayerValue& v) {
+  return {{"result", search::ResultWord(v.share12)}, {"margin", v.margin}};
+}
+
 }  // namespace
 
 std::string SolveInfoLine(const search::SolveResult& step) {
@@ -35,8 +44,13 @@ std::string SolveInfoLine(const search::SolveResult& step) {
 
 std::string SolveAnswer(const Position& pos, const search::SolveResult& r) {
   if (!r.proven) {
+    std::string range;
+    if (r.range) {
+      range = absl::StrCat("range ", ValueWords(r.range->least), " ",
+                           ValueWords(r.range->most), "\n");
+    }
     return absl::StrCat("result unproven depth ", r.depth, " nodes ", r.nodes,
-                        "\n", RegionsLine(r.regions));
+                        "\n", range, RegionsLine(r.regions));
   }
   const search::PlayerValue mover = r.mover_value(pos);
   std::string text = absl::StrCat("result ", search::ResultWord(mover.share12),
@@ -44,8 +58,7 @@ std::string SolveAnswer(const Position& pos, const search::SolveResult& r) {
                                   r.depth, " nodes ", r.nodes, "\nvalues");
   for (int p = 0; p < pos.num_players(); ++p) {
     const auto v = search::PlayerValue::FromUtility(r.utility[p]);
-    absl::StrAppend(&text, " ", ColourName(ColourAt(p)), " ",
-                    search::ResultWord(v.share12), " ", v.margin);
+    absl::StrAppend(&text, " ", ColourName(ColourAt(p)), " ", ValueWords(v));
   }
   absl::StrAppend(&text, "\n",
                   r.all_optimal_known ? "optimal" : "optimal-known", " ",
@@ -70,13 +83,15 @@ std::string SolveJson(const Position& pos, const search::SolveResult& r) {
     Json values = Json::object();
     for (int p = 0; p < pos.num_players(); ++p) {
       const auto v = search::PlayerValue::FromUtility(r.utility[p]);
-      values[ColourName(ColourAt(p))] = {
-          {"result", search::ResultWord(v.share12)}, {"margin", v.margin}};
+      values[ColourName(ColourAt(p))] = ValueJson(v);
     }
     j["values"] = std::move(values);
     j["optimal"] = names(r.optimal);
     j["allOptimal"] = r.all_optimal_known;
     j["pv"] = names(r.pv);
+  } else if (r.range) {
+    j["range"] = {{"least", ValueJson(r.range->least)},
+                  {"most", ValueJson(r.range->most)}};
   }
   j["depth"] = r.depth;
   j["nodes"] = r.nodes;

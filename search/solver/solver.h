@@ -82,9 +82,21 @@ struct RegionSplit {
 };
 RegionSplit AnalyzeRegions(const Position& pos);
 
+// What an unproven two-player search did prove of the mover's value: at
+// least `least`, at most `most` (a result is proven when both say the same
+// result, a win by 12 to 14, say).
+struct ValueRange {
+  PlayerValue least;
+  PlayerValue most;
+  bool result_known() const { return least.share12 == most.share12; }
+};
+
 struct SolveResult {
   bool game_over = false;  // nothing to solve: `value` is the final one
   bool proven = false;
+  // Unproven, two players: the range proven so far (none before the first
+  // iteration ends).
+  std::optional<ValueRange> range;
   // Proven values (or, when unproven, those of the last horizon searched)
   // per colour index.
   std::array<int, kMaxPlayers> utility{};

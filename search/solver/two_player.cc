@@ -297,6 +297,21 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
   return best;
 }
 
+// The least and the most value of a player whose value (less a draw's) is
+// proven to be at least or at most `v`: values between the results' (a draw
+// is 0, a win 600 + margin, a loss -600 + margin) stand for the nearest
+// result in the bound's direction.
+PlayerValue AtLeast(int v) {
+  if (v > 0) return {12, std::clamp(v - kDrawUtility, 0, 49)};
+  if (v > -kDrawUtility) return {6, 0};
+  return {0, std::max(v + kDrawUtility, -49)};
+}
+PlayerValue AtMost(int v) {
+  if (v < 0) return {0, std::clamp(v + kDrawUtility, -49, 0)};
+  if (v < kDrawUtility) return {6, 0};
+  return {12, std::min(v - kDrawUtility, 49)};
+}
+
 SolveResult ResultOf(const Position& pos, int value) {
   SolveResult r;
   const int mover = Index(pos.to_move());
@@ -452,6 +467,7 @@ SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
     r.pv = bounds.line;
     r.depth = depth;
     r.proven = bounds.lower == bounds.upper;
+    r.range = ValueRange{AtLeast(bounds.lower), AtMost(bounds.upper)};
     r.nodes = budget.nodes();
     r.seconds = budget.Spent();
     if (r.proven) {
@@ -466,8 +482,10 @@ SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
       }
       r.nodes = budget.nodes();
       r.seconds = budget.Spent();
-      if (r.proven) return r;
-      r.utility = {};
+      if (r.proven) {
+        r.range.reset();
+        return r;
+      }
       break;
     }
     last = std::move(r);

@@ -2,9 +2,9 @@
 // through the real `wallgo`, compared whole with NAME.out. What the search
 // decides is checked for its form and then masked, so that tuning the
 // search never breaks these: the info lines of analyze (which also depend
-// on timing) and of solve are left out, solve's effort and line masked, and the
-// moves answered to commands with ids 900-999 become <move>. To regenerate the
-// expected files after a deliberate change, run with
+// on timing) and of solve are left out, solve's effort, line and range masked,
+// and the moves answered to commands with ids 900-999 become <move>. To
+// regenerate the expected files after a deliberate change, run with
 // WALLGO_REGENERATE_GOLDENS=1 and review the diff by eye against
 // docs/protocol.md.
 #include <algorithm>
@@ -84,6 +84,21 @@ std::string MaskedSolveLine(absl::string_view line) {
   return absl::StrJoin(w, " ");
 }
 
+// An unproven solve's `range R M R M` with its values masked after checking
+// their form (how far the first iterations get changes with tuning).
+std::string MaskedRangeLine(absl::string_view line) {
+  const std::vector<absl::string_view> w = absl::StrSplit(line, ' ');
+  const auto is_result = [](absl::string_view r) {
+    return r == "win" || r == "draw" || r == "loss";
+  };
+  int margin = 0;
+  EXPECT_TRUE(w.size() == 5 && is_result(w[1]) &&
+              absl::SimpleAtoi(w[2], &margin) && is_result(w[3]) &&
+              absl::SimpleAtoi(w[4], &margin))
+      << line;
+  return "range <least> <most>";
+}
+
 // Drops the info lines and masks the searched moves (answers to ids
 // 900-999, and the `play M` line of genmove_analyze), after checking their
 // form.
@@ -100,6 +115,8 @@ std::string WithoutSearchOutput(const std::string& output) {
                                  absl::StartsWith(words[0], "=9");
     if (absl::StartsWith(line, "result ") || absl::StartsWith(line, "pv ")) {
       kept.push_back(MaskedSolveLine(line));
+    } else if (absl::StartsWith(line, "range ")) {
+      kept.push_back(MaskedRangeLine(line));
     } else if (absl::StartsWith(line, "info ")) {
       EXPECT_TRUE(IsInfoLine(line) || IsSolveInfoLine(line)) << line;
     } else if (searched_answer || (one_word_after && words[0] == "play")) {

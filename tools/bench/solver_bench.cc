@@ -91,18 +91,26 @@ std::vector<Position> SelfPlay(const Rules& rules, const BenchOptions& o,
   return line;
 }
 
+// Positions, those proven, and those whose result (not yet the margin) is
+// proven too.
 struct Tally {
-  int positions = 0, proven = 0;
+  int positions = 0, proven = 0, results = 0;
   double seconds = 0;
   void Add(const SolveResult& r) {
     ++positions;
     proven += r.proven ? 1 : 0;
+    results += r.proven || (r.range && r.range->result_known()) ? 1 : 0;
     seconds += r.seconds;
   }
+  static std::string Header() {
+    return absl::StrFormat("%-18s %5s %6s  %6s  %7s  %6s  %8s", "", "pos",
+                           "proven", "share", "results", "share", "mean");
+  }
   std::string Row(const std::string& label) const {
-    return absl::StrFormat("%-18s %5d %6d  %5.1f%%  %6.3f s", label, positions,
-                           proven, 100.0 * proven / std::max(1, positions),
-                           seconds / std::max(1, positions));
+    const double n = std::max(1, positions);
+    return absl::StrFormat("%-18s %5d %6d  %5.1f%%  %7d  %5.1f%%  %6.3f s",
+                           label, positions, proven, 100.0 * proven / n,
+                           results, 100.0 * results / n, seconds / n);
   }
 };
 
@@ -119,10 +127,17 @@ std::string Summary(const Position& pos, const SolveResult& r) {
   for (const Move& m : r.optimal) optimal.push_back(MoveName(m));
   for (const Move& m : r.pv) pv.push_back(MoveName(m));
   const PlayerValue v = r.mover_value(pos);
+  std::string range;
+  if (r.range) {
+    range = absl::StrFormat(
+        " range %s %d %s %d", ResultWord(r.range->least.share12),
+        r.range->least.margin, ResultWord(r.range->most.share12),
+        r.range->most.margin);
+  }
   return absl::StrFormat(
-      "depth %d nodes %d seconds %.3f %s %s margin %d %s %s pv %s", r.depth,
+      "depth %d nodes %d seconds %.3f %s %s margin %d%s %s %s pv %s", r.depth,
       r.nodes, r.seconds, r.proven ? "proven" : "unproven",
-      ResultWord(v.share12), v.margin,
+      ResultWord(v.share12), v.margin, range,
       // As the protocol says it: "optimal-known" lists only some of them.
       r.all_optimal_known ? "optimal" : "optimal-known",
       absl::StrJoin(optimal, ","), absl::StrJoin(pv, " "));
@@ -195,7 +210,7 @@ int SolveFile(const BenchOptions& o) {
     all.Add(r);
     std::cout << Summary(*pos, r) << "\n";
   }
-  std::cout << all.Row("all") << "\n";
+  std::cout << Tally::Header() << "\n" << all.Row("all") << "\n";
   return 0;
 }
 
@@ -240,8 +255,7 @@ int Run(const BenchOptions& o) {
       }
     }
   }
-  std::cout << absl::StrFormat("%-18s %5s %6s  %6s  %8s\n", "", "pos", "proven",
-                               "share", "mean");
+  std::cout << Tally::Header() << "\n";
   for (const auto& [name, t] : by_variant) std::cout << t.Row(name) << "\n";
   for (const auto& [back, t] : by_distance) {
     std::cout << t.Row(absl::StrCat(back, " plies to end")) << "\n";

@@ -111,7 +111,9 @@ class Protocol:
 
 def parse_solve(lines):
     """{"proven", "result", "margin", "values": {colour: (result, margin)},
-    "optimal", "all_optimal", "pv"} from `solve`'s answer lines."""
+    "optimal", "all_optimal", "pv"} from `solve`'s answer lines; an unproven
+    two-player answer may add "range": ((result, margin), (result, margin)),
+    the least and the most the side to move's value was proven to be."""
     answer = {"proven": False, "values": {}, "optimal": [],
               "all_optimal": False, "pv": []}
     for line in lines:
@@ -129,6 +131,9 @@ def parse_solve(lines):
             answer["all_optimal"] = words[0] == "optimal"
         elif words[0] == "pv":
             answer["pv"] = words[1:]
+        elif words[0] == "range":
+            answer["range"] = ((words[1], int(words[2])),
+                               (words[3], int(words[4])))
     return answer
 
 

@@ -173,7 +173,8 @@ TEST_P(SolverVariantTest, ProvenValueIsTheBestChild) {
 }
 
 // Budgets from a handful of nodes up: whatever is reported proven is the
-// exhaustive value, and a budget of a few nodes proves nothing deep.
+// exhaustive value, and a budget of a few nodes proves nothing deep; an
+// unproven two-player answer's range holds the exhaustive value.
 TEST_P(SolverVariantTest, SmallBudgetsNeverClaimAProof) {
   const Rules rules = GetParam().rules;
   const std::vector<Sample> samples =
@@ -189,6 +190,15 @@ TEST_P(SolverVariantTest, SmallBudgetsNeverClaimAProof) {
       }
       if (!r.proven) {
         EXPECT_TRUE(r.optimal.empty());
+        // What it did prove, with two players, holds the exhaustive value.
+        EXPECT_EQ(r.range.has_value(),
+                  s.pos.num_players() == 2 && r.depth > 0)
+            << nodes << " nodes";
+        if (r.range) {
+          const int mover = Index(s.pos.to_move());
+          EXPECT_LE(r.range->least.Utility(), s.value[mover]) << nodes;
+          EXPECT_GE(r.range->most.Utility(), s.value[mover]) << nodes;
+        }
       }
     }
   }
@@ -197,6 +207,45 @@ TEST_P(SolverVariantTest, SmallBudgetsNeverClaimAProof) {
 INSTANTIATE_TEST_SUITE_P(Variants, SolverVariantTest,
                          ::testing::ValuesIn(testing::Variants()),
                          testing::VariantTestName);
+
+// Farther from the end, in every two-player variant: an unproven answer's
+// range holds the value a larger budget proves (the exhaustive tests above
+// vouch for those), and some ranges already know the result.
+TEST(SolverTest, UnprovenRangeHoldsTheProvenValue) {
+  int results_known = 0;
+  for (const Variant& variant : testing::Variants()) {
+    if (variant.rules.players != 2) continue;
+    SCOPED_TRACE(variant.name);
+    std::mt19937_64 rng(testing::SeedFor(variant.name) + 3);
+    int ranges = 0;
+    for (int game = 0; game < 40 && ranges < 6; ++game) {
+      std::vector<Position> line;
+      testing::PlayRandomGame(variant.rules, rng, 200,
+                              [&](const Position& p) { line.push_back(p); });
+      for (int back = 3; back <= 6 && back < static_cast<int>(line.size());
+           ++back) {
+        const Position& pos = line[line.size() - 1 - back];
+        if (pos.in_setup()) continue;
+        SolverLimits small = Generous();
+        small.nodes = 1024;  // the first check of the budget
+        const SolveResult r = Solve(pos, small);
+        if (r.proven || !r.range) continue;
+        SolverLimits larger = Generous();
+        larger.nodes = 100'000;
+        const SolveResult proof = Solve(pos, larger);
+        if (!proof.proven) break;  // earlier positions are harder still
+        SCOPED_TRACE(PositionString(pos));
+        const int value = proof.utility[Index(pos.to_move())];
+        EXPECT_LE(r.range->least.Utility(), value);
+        EXPECT_GE(r.range->most.Utility(), value);
+        ++ranges;
+        results_known += r.range->result_known();
+      }
+    }
+    EXPECT_GE(ranges, 3) << "too few unproven positions with a proof";
+  }
+  EXPECT_GT(results_known, 0);
+}
 
 // A stop request ends the search unproven, however large the budget.
 TEST(SolverTest, StopsWhenAsked) {

@@ -98,6 +98,15 @@ class Values(unittest.TestCase):
         answer = parse_solve(["", "result unproven", "nodes 1000"])
         self.assertFalse(answer["proven"])
         self.assertEqual(answer["values"], {})
+        self.assertNotIn("range", answer)
+
+    def test_an_unproven_solve_keeps_its_range(self):
+        answer = parse_solve(["result unproven depth 2 nodes 1024",
+                              "range win 3 win 22",
+                              "regions settled 6 contested 1 cells 12 "
+                              "independent"])
+        self.assertFalse(answer["proven"])
+        self.assertEqual(answer["range"], (("win", 3), ("win", 22)))
 
 
 class AnalysisClient(unittest.TestCase):
