@@ -395,8 +395,10 @@ PYBIND11_MODULE(_wallgo, m) {
           py::arg("hash_mb") = 64,
           "The endgame solver (docs/solver.md): a dict with 'proven' and, "
           "when proven, the side to move's 'result' and 'margin', every "
-          "player's 'values', the 'optimal' moves and a 'pv'. seconds <= 0 "
-          "or nodes 0: no such limit (one of them is needed).")
+          "player's 'values', the 'optimal' moves and a 'pv'; unproven with "
+          "two players, the 'range' of its value proven so far ('least', "
+          "'most'). seconds <= 0 or nodes 0: no such limit (one of them is "
+          "needed).")
       .def("stones", &PyGame::Stones,
            "int8 [7, 7] ([row, column], a1 = [0, 0]): colour index, -1 empty.")
       .def("walls", &PyGame::Walls,

@@ -235,6 +235,44 @@ def test_solve_proves_and_its_optimal_moves_keep_the_value(rules):
     assert checked == 4
 
 
+def plies_before_the_end(rules, seed, plies):
+    rng = random.Random(seed)
+    game = wallgo.Game(rules)
+    line = [game.position()]
+    while not game.is_over:
+        game.play(rng.choice(game.legal_moves()))
+        line.append(game.position())
+    return wallgo.Game.from_position(line[max(0, len(line) - 1 - plies)])
+
+
+def utility(value):
+    share = {"win": 12, "draw": 6, "loss": 0}[value["result"]]
+    return 100 * share + value["margin"]
+
+
+def test_an_unproven_solve_has_the_range_a_proof_keeps():
+    # Two players, a budget stopped at its first check (1,024 nodes): the
+    # range holds the value a larger budget proves.
+    checked = 0
+    for seed in range(60):
+        if checked == 3:
+            break
+        game = plies_before_the_end("players=2", seed, 5)
+        if game.is_over:
+            continue
+        answer = game.solve(seconds=0, nodes=1024, hash_mb=4)
+        if answer["proven"] or "range" not in answer:
+            continue
+        proof = game.solve(seconds=0, nodes=100000, hash_mb=4)
+        if not proof["proven"]:
+            continue
+        checked += 1
+        proven = utility(proof)
+        assert utility(answer["range"]["least"]) <= proven
+        assert proven <= utility(answer["range"]["most"])
+    assert checked == 3
+
+
 def test_solve_needs_a_limit():
     with pytest.raises(ValueError, match="seconds > 0 or nodes > 0"):
         wallgo.Game().solve(seconds=0, nodes=0)
