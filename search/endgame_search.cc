@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <utility>
 
 #include "search/mcts.h"
@@ -130,6 +131,15 @@ void ApplyProof(const Position& pos, const SolveResult& proof,
   }
 }
 
+void ApplyRange(const ValueRange& range, SearchInfo& info) {
+  info.solved = true;
+  info.exact = range.least.Utility() == range.most.Utility();
+  info.root_winrate = range.least.share12 / 12.0;
+  info.root_score_margin = std::clamp(info.root_score_margin,
+                                      static_cast<double>(range.least.margin),
+                                      static_cast<double>(range.most.margin));
+}
+
 EndgameSearcher::EndgameSearcher(std::unique_ptr<Searcher> graph_search,
                                  const SearchOptions& options,
                                  int64_t playout_cap)
@@ -198,6 +208,10 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
   const auto start = SteadyClock::now();
   const SolveResult proof = SolveFirst(pos, limits, on_info, info_interval_s);
   const bool proven = proof.proven && !proof.optimal.empty();
+  // Unproven, the result may be: then the root is reported solved.
+  const std::optional<ValueRange> range =
+      !proven && proof.range && proof.range->result_known() ? proof.range
+                                                            : std::nullopt;
   if (proven) {
     backoff_ = 0;
   } else if (!stop_.load(std::memory_order_relaxed)) {
@@ -224,9 +238,13 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
   if (on_info) {
     relay = [&](const SearchInfo& info) {
       if (stop_.load(std::memory_order_relaxed)) graph_search_->Stop();
-      if (!proven) return on_info(info);
+      if (!proven && !range) return on_info(info);
       SearchInfo proved = info;
-      ApplyProof(pos, proof, proved);
+      if (proven) {
+        ApplyProof(pos, proof, proved);
+      } else {
+        ApplyRange(*range, proved);
+      }
       on_info(proved);
     };
   }
@@ -237,6 +255,8 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
   if (proven) {
     ApplyProof(pos, proof, result.info);
     result.best = result.info.candidates.front().move;
+  } else if (range) {
+    ApplyRange(*range, result.info);
   }
   result.info.elapsed_s = Seconds(start);
   return result;

@@ -62,6 +62,12 @@ SolverLimits SolverBudget(const SearchOptions& options, const Limits& limits,
 void ApplyProof(const Position& pos, const SolveResult& proof,
                 SearchInfo& info);
 
+// Makes `info` say what an unproven solve's range proved where it knows the
+// result: the root solved (its win rate that result's), its margin within
+// the range, exact only where the range is one value; the moves are the
+// graph search's.
+void ApplyRange(const ValueRange& range, SearchInfo& info);
+
 // The table the solver keeps through a game is this many times the one a
 // single search of the first near-end move would get (within a quarter of
 // the search's memory): it holds what several moves' searches proved.

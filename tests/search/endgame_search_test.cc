@@ -140,6 +140,38 @@ Position HardNearEnd() {
   return testing::StartOf(Rules::Default(2));
 }
 
+// Where the solver proves the result within its share but not the margin,
+// the root is reported solved (its win rate the result's), not exact, its
+// margin within the proven range, in the reports as in the answer.
+TEST(EndgameSearchTest, ReportsAProvenResultWhoseMarginIsOpen) {
+  const SearchOptions o = Options(200, 1);
+  int checked = 0;
+  for (const Position& pos :
+       NearEndPositions(Rules::Default(2), 29, 40, 4, 10)) {
+    const SolveResult proof = SolveWithin(pos, o);
+    if (proof.proven || !proof.range || !proof.range->result_known()) continue;
+    SCOPED_TRACE(PositionString(pos));
+    const ValueRange range = *proof.range;
+    int reports = 0;
+    const SearchResult r = Endgame(o)->Search(
+        pos, Limits{},
+        [&](const SearchInfo& info) {
+          if (info.candidates.empty()) return;  // the solver's own reports
+          ++reports;
+          EXPECT_TRUE(info.solved);
+        },
+        1e-9);
+    EXPECT_GT(reports, 0);
+    EXPECT_TRUE(r.info.solved);
+    EXPECT_FALSE(r.info.exact);
+    EXPECT_DOUBLE_EQ(r.info.root_winrate, range.least.share12 / 12.0);
+    EXPECT_GE(r.info.root_score_margin, range.least.margin);
+    EXPECT_LE(r.info.root_score_margin, range.most.margin);
+    if (++checked == 3) break;
+  }
+  EXPECT_EQ(checked, 3) << "too few positions whose result alone is proven";
+}
+
 TEST(EndgameSearchTest, FixedPlayoutsGiveTheSameSearchEveryTime) {
   const Position pos = HardNearEnd();
   const SearchOptions o = Options(300, 0.5);
