@@ -100,8 +100,7 @@ std::vector<Move> TableLine(const Table& table, const Position& pos, Move first,
 }  // namespace solver_internal
 
 SolverMemory::SolverMemory(int hash_mb)
-    : hash_mb_(hash_mb),
-      table_(std::make_unique<solver_internal::Table>(hash_mb)) {}
+    : table_(std::make_unique<solver_internal::Table>(hash_mb)) {}
 
 SolverMemory::~SolverMemory() = default;
 

@@ -130,13 +130,11 @@ class SolverMemory {
   ~SolverMemory();
   SolverMemory(const SolverMemory&) = delete;
   SolverMemory& operator=(const SolverMemory&) = delete;
-  int hash_mb() const { return hash_mb_; }
 
  private:
   friend SolveResult Solve(const Position& pos, const SolverLimits& limits,
                            SolverMemory& memory,
                            const SolveProgress& on_iteration);
-  int hash_mb_;
   std::unique_ptr<solver_internal::Table> table_;
   std::optional<Rules> rules_;  // those its entries hold under
 };

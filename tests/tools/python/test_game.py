@@ -199,14 +199,18 @@ def test_symmetries_map_legal_moves():
         game.symmetry(8)
 
 
-def one_move_before_the_end(rules, seed):
+def plies_before_the_end(rules, seed, plies):
     rng = random.Random(seed)
     game = wallgo.Game(rules)
-    before = game.position()
+    line = [game.position()]
     while not game.is_over:
-        before = game.position()
         game.play(rng.choice(game.legal_moves()))
-    return wallgo.Game.from_position(before)
+        line.append(game.position())
+    return wallgo.Game.from_position(line[max(0, len(line) - 1 - plies)])
+
+
+def one_move_before_the_end(rules, seed):
+    return plies_before_the_end(rules, seed, 1)
 
 
 @pytest.mark.parametrize("rules", ["players=2", "players=3"])
@@ -233,16 +237,6 @@ def test_solve_proves_and_its_optimal_moves_keep_the_value(rules):
             assert after["proven"]
             assert after["values"][mover] == answer["values"][mover], move
     assert checked == 4
-
-
-def plies_before_the_end(rules, seed, plies):
-    rng = random.Random(seed)
-    game = wallgo.Game(rules)
-    line = [game.position()]
-    while not game.is_over:
-        game.play(rng.choice(game.legal_moves()))
-        line.append(game.position())
-    return wallgo.Game.from_position(line[max(0, len(line) - 1 - plies)])
 
 
 def utility(value):
