@@ -18,9 +18,10 @@ namespace wallgo::search {
 // A position whose contested regions (those holding stones of several
 // colours) have at most this many cells in all is near enough to the end
 // to try the solver: two to ten plies before the end of sampled 2-player
-// games they hold 12 to 36 cells, and the solver proves few positions of
-// more than 20 (docs/solver.md, "In the engine").
-inline constexpr int kSolverMaxContestedCells = 20;
+// games they hold 12 to 47 cells, and the solver proves some of every size
+// (docs/solver.md, "In the engine"). A board not yet split by walls (49
+// cells contested) is left to the graph search.
+inline constexpr int kSolverMaxContestedCells = 40;
 // Under a wall limit every turn but a break builds a wall, so the walls the
 // players have left in all bound the plies to the end, however many cells
 // are contested: positions with at most this many are near enough too (the

@@ -108,6 +108,41 @@ TEST(EndgameSearchTest, PlaysAProvenOptimalMoveWhereTheGraphSearchMissesIt) {
   EXPECT_GE(missed, 1) << "the graph search alone found every optimal move";
 }
 
+// A fight of 35 contested cells, five plies before the end of a sampled
+// game (tests/data/perfect-play-set.jsonl): within the solver's reach (35k
+// nodes), where the graph search alone gives up 3 points with g4g6s, as the
+// engine did at 1 s a move when only 20 contested cells were tried. A
+// board no wall has split yet is left to the graph search.
+TEST(EndgameSearchTest, TriesContestsOfUpToFortyCells) {
+  const Position pos = *ParsePosition(
+      "players=2 setup=fourstone stay=always wall-limit=unlimited breakers=0 "
+      "turn=blue red=f3,b4,f6,d7 blue=a2,c3,g4,c5 red-walls=c1e,f1e,e2e,a3e,"
+      "b3n,b3e,f3n,f3e,a4e,e4e,b5n,b5e,c5n,c5e,e5e,a6e,b6n,c6e,e6n,e6e,f6e,"
+      "d7e blue-walls=a1n,a1e,c1n,d1n,b2n,b2e,d2e,f2e,c3e,d3e,e3n,e3e,g3n,"
+      "c4n,c4e,d4e,e4n,f4e,d5n,e5n,f5e");
+  EXPECT_EQ(AnalyzeRegions(pos).contested_cells, 35);
+  ASSERT_TRUE(NearTheEnd(pos));
+  const SearchOptions alone = Options(2000, 0);
+  const SearchOptions solving = Options(2000, 1);
+  const SolveResult proof = SolveWithin(pos, solving);
+  ASSERT_TRUE(proof.proven);
+  ASSERT_EQ(proof.optimal, std::vector<Move>{*ParseMove("c3c4w")});
+  const SearchResult graph =
+      MctsSearcher(alone).Search(pos, Limits{}, nullptr, 0);
+  EXPECT_NE(graph.best, proof.optimal.front()) << MoveName(graph.best);
+  const SearchResult r = Endgame(solving)->Search(pos, Limits{}, nullptr, 0);
+  EXPECT_EQ(r.best, proof.optimal.front()) << MoveName(r.best);
+  ExpectProvenInfo(pos, proof, r);
+
+  Position opening = *Position::Start(Rules::Default(2));
+  for (const char* stone : {"c3", "e3", "c5", "e5"}) {
+    opening.Play(*ParseMove(stone));
+  }
+  ASSERT_FALSE(opening.in_setup());
+  EXPECT_GT(AnalyzeRegions(opening).contested_cells, kSolverMaxContestedCells);
+  EXPECT_FALSE(NearTheEnd(opening));
+}
+
 // Three and four players (max^n, with wall breakers): proven positions near
 // the end are played optimally and reported proven.
 TEST(EndgameSearchTest, ThreeAndFourPlayersPlayProvenMoves) {
