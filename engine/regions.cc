@@ -25,8 +25,12 @@ int RegionOwner(const Position& pos, Bitboard region) {
 }
 
 bool AllRegionsSettled(const Position& pos) {
+  return RegionsSettledAt(pos, pos.occupied());
+}
+
+bool RegionsSettledAt(const Position& pos, Bitboard cells) {
   const WallMasks& walls = pos.walls();
-  for (Bitboard left = pos.occupied(); left;) {
+  for (Bitboard left = pos.occupied() & cells; left;) {
     const Bitboard seed = CellBit(LowestCell(left));
     int owner = 0;
     while (!(pos.stones(ColourAt(owner)) & seed)) ++owner;

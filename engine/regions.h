@@ -29,6 +29,11 @@ bool IsGameOver(const Position& pos);
 // (end condition (a), without the setup-phase or no-turn checks).
 bool AllRegionsSettled(const Position& pos);
 
+// True when every region that holds a stone on `cells` is owned by a single
+// player: AllRegionsSettled where the caller knows that the regions of the
+// other stones are (a move changes only the region it is played in).
+bool RegionsSettledAt(const Position& pos, Bitboard cells);
+
 struct ScoreSheet {
   std::array<int, kMaxPlayers> score{};           // cells of owned regions
   std::array<int, kMaxPlayers> largest_region{};  // tie-break

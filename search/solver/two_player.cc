@@ -116,7 +116,11 @@ std::optional<int> EndValue(const Position& pos, const Contest& contest,
   if (!MayEndTheGame(contest, m)) return std::nullopt;
   Position child = pos;
   child.Play(m);
-  if (!AllRegionsSettled(child)) return std::nullopt;
+  // A turn changes only its own region, and the others are settled; a
+  // break or a pass may be played anywhere.
+  const Bitboard changed =
+      m.kind == MoveKind::kTurn ? contest.cells : child.occupied();
+  if (!RegionsSettledAt(child, changed)) return std::nullopt;
   return Terminal(child);
 }
 

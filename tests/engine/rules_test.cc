@@ -208,6 +208,27 @@ TEST(RulesTest, GameEndsTheMomentTheLastSharedRegionSplits) {
   EXPECT_FALSE(result.is_draw());
 }
 
+// Only the regions holding a stone on the given cells count: the solver
+// asks of the one region a move changed.
+TEST(RulesTest, RegionsSettledAtLooksOnlyAtTheRegionsOfItsCells) {
+  const Position pos = Parse(
+      "turn=red red=a1,a3,a5,e4 blue=g1,g3,g5,g7 "
+      "red-walls=c1e,c2e,c3e,c4e blue-walls=c5e,c6e,c7e");
+  const auto at = [](const char* cell) { return CellBit(*ParseCell(cell)); };
+  EXPECT_FALSE(AllRegionsSettled(pos));
+  EXPECT_TRUE(RegionsSettledAt(pos, at("a1") | at("a5")));  // red's alone
+  EXPECT_FALSE(RegionsSettledAt(pos, at("g1")));  // shared with red's e4
+  EXPECT_FALSE(RegionsSettledAt(pos, at("a1") | at("e4")));
+  EXPECT_TRUE(RegionsSettledAt(pos, at("b2")));  // no stone there
+  EXPECT_EQ(RegionsSettledAt(pos, pos.occupied()), AllRegionsSettled(pos));
+
+  const Position split = Parse(kAlmostSplit);
+  EXPECT_FALSE(RegionsSettledAt(split, at("a1")));
+  Position after = split;
+  PlayAll(after, {"b4c4e"});
+  EXPECT_TRUE(RegionsSettledAt(after, at("a1") | at("g7")));
+}
+
 TEST(RulesTest, GameEndsWhenNobodyCanMove) {
   // wall-limit=1: red has built its wall; once blue builds, nobody can move.
   Position pos = Parse(
