@@ -48,12 +48,38 @@ bool RegionsSettledAt(const Position& pos, Bitboard cells) {
   return true;
 }
 
-bool IsGameOver(const Position& pos) {
-  if (pos.in_setup()) return false;
-  if (AllRegionsSettled(pos)) return true;
+ContestedRegions FindContestedRegions(const Position& pos, Bitboard cells) {
+  ContestedRegions contested;
+  for (Bitboard left = pos.occupied() & cells; left;) {
+    const Bitboard region = FloodFill(CellBit(LowestCell(left)), pos.walls());
+    left &= ~region;
+    if (RegionOwner(pos, region) == -2) {
+      contested.cells |= region;
+      ++contested.count;
+    }
+  }
+  return contested;
+}
+
+namespace {
+
+// End condition (b): no player has a legal turn.
+bool NoLegalTurn(const Position& pos) {
   for (int p = 0; p < pos.num_players(); ++p)
     if (HasLegalTurn(pos, ColourAt(p))) return false;
   return true;
+}
+
+}  // namespace
+
+bool IsGameOver(const Position& pos) {
+  if (pos.in_setup()) return false;
+  return AllRegionsSettled(pos) || NoLegalTurn(pos);
+}
+
+bool IsGameOverWith(const Position& pos, const ContestedRegions& contested) {
+  if (pos.in_setup()) return false;
+  return contested.count == 0 || NoLegalTurn(pos);
 }
 
 ScoreSheet ComputeScores(const Position& pos) {

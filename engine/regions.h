@@ -34,6 +34,20 @@ bool AllRegionsSettled(const Position& pos);
 // other stones are (a move changes only the region it is played in).
 bool RegionsSettledAt(const Position& pos, Bitboard cells);
 
+// The regions holding stones of several colours, among those holding a
+// stone on `cells`: their cells and how many there are.
+struct ContestedRegions {
+  Bitboard cells = 0;
+  int count = 0;
+};
+ContestedRegions FindContestedRegions(const Position& pos, Bitboard cells);
+
+// IsGameOver for a caller that knows every region without a stone on the
+// cells `contested` was found on to be settled (`contested`: what
+// FindContestedRegions found there). A searcher passes the contested cells
+// down a turn, which changes no other region.
+bool IsGameOverWith(const Position& pos, const ContestedRegions& contested);
+
 struct ScoreSheet {
   std::array<int, kMaxPlayers> score{};           // cells of owned regions
   std::array<int, kMaxPlayers> largest_region{};  // tie-break

@@ -40,21 +40,25 @@ class Negamax {
   void set_reduce(bool reduce) { reduce_ = reduce; }
 
   // The value of `pos` for its mover within the window; exact inside it
-  // when no horizon position and no reduced move list took part.
-  int Value(const Position& pos, int alpha, int beta, int depth, int ply);
+  // when no horizon position and no reduced move list took part. Every
+  // region without a stone on `may_be_contested` is settled (a turn
+  // changes only its own region, so a child is passed its parent's
+  // contested cells).
+  int Value(const Position& pos, int alpha, int beta, int depth, int ply,
+            Bitboard may_be_contested = kAllCells);
   bool stopped() const { return budget_.stopped(); }
 
  private:
-  void Order(const Position& pos, std::vector<Move>& moves, int depth, int ply,
-             Move table_move);
+  void Order(const Position& pos, const ContestedRegions& contested,
+             std::vector<Move>& moves, int depth, int ply, Move table_move);
   void Store(uint64_t key, int best, int alpha_in, int beta_in, Move move,
              bool proven, bool below_true);
   // True when the horizon's value counts as a loss for `mover`: then the
   // values searched at its positions are at most the true ones.
   // The value of `m`'s child for the mover (`reduction`: what the settled-
   // region reduction did at `pos`).
-  int ChildValue(const Position& pos, Move m, Reduction reduction, int alpha,
-                 int beta, int depth, int ply);
+  int ChildValue(const Position& pos, const ContestedRegions& contested, Move m,
+                 Reduction reduction, int alpha, int beta, int depth, int ply);
   // The player whose moves in its own regions give way to a pass: the one
   // the horizon counts as a win for.
   Colour Idealized() const {
@@ -83,53 +87,33 @@ int Terminal(const Position& pos) {
   return FinishedUtilities(pos)[Index(pos.to_move())] - kDrawUtility;
 }
 
-// The cells of the regions holding stones of both players, and how many
-// such regions there are.
-struct Contest {
-  Bitboard cells = 0;
-  int regions = 0;
-};
-Contest FindContest(const Position& pos) {
-  Contest contest;
-  for (Bitboard left = pos.occupied(); left;) {
-    const Bitboard region = FloodFill(CellBit(LowestCell(left)), pos.walls());
-    left &= ~region;
-    if (RegionOwner(pos, region) == -2) {
-      contest.cells |= region;
-      ++contest.regions;
-    }
-  }
-  return contest;
-}
-
 // Whether `m` may end the game: a stone stays in its region and builds its
 // wall beside its destination, so only a wall inside the one contested
 // region left can settle every region.
-bool MayEndTheGame(const Contest& contest, Move m) {
+bool MayEndTheGame(const ContestedRegions& contested, Move m) {
   if (m.kind != MoveKind::kTurn) return true;
-  return contest.regions == 1 && (CellBit(m.to) & contest.cells) != 0;
+  return contested.count == 1 && (CellBit(m.to) & contested.cells) != 0;
 }
 
 // The value of `m`'s child for its mover where `m` ends the game.
-std::optional<int> EndValue(const Position& pos, const Contest& contest,
-                            Move m) {
-  if (!MayEndTheGame(contest, m)) return std::nullopt;
+std::optional<int> EndValue(const Position& pos,
+                            const ContestedRegions& contested, Move m) {
+  if (!MayEndTheGame(contested, m)) return std::nullopt;
   Position child = pos;
   child.Play(m);
   // A turn changes only its own region, and the others are settled; a
   // break or a pass may be played anywhere.
   const Bitboard changed =
-      m.kind == MoveKind::kTurn ? contest.cells : child.occupied();
+      m.kind == MoveKind::kTurn ? contested.cells : child.occupied();
   if (!RegionsSettledAt(child, changed)) return std::nullopt;
   return Terminal(child);
 }
 
-void Negamax::Order(const Position& pos, std::vector<Move>& moves, int depth,
-                    int ply, Move table_move) {
+void Negamax::Order(const Position& pos, const ContestedRegions& contested,
+                    std::vector<Move>& moves, int depth, int ply,
+                    Move table_move) {
   std::vector<std::pair<float, Move>> keyed;
   keyed.reserve(moves.size());
-  const Contest contest =
-      depth < kEvalOrderingDepth ? FindContest(pos) : Contest{};
   for (const Move& m : moves) {
     float key;
     if (m == table_move) {
@@ -138,7 +122,7 @@ void Negamax::Order(const Position& pos, std::vector<Move>& moves, int depth,
       Position child = pos;
       child.Play(m);
       key = OutcomeValue(child, pos.to_move());
-    } else if (std::optional<int> end = EndValue(pos, contest, m)) {
+    } else if (std::optional<int> end = EndValue(pos, contested, m)) {
       // A move that ends the game, by its exact value.
       key = 1e11f - static_cast<float>(*end);
     } else if (m == killers_[ply][0] || m == killers_[ply][1]) {
@@ -196,8 +180,9 @@ uint64_t Negamax::Key(const Position& pos) const {
   return key ^ z ^ (z >> 31);
 }
 
-int Negamax::ChildValue(const Position& pos, Move m, Reduction reduction,
-                        int alpha, int beta, int depth, int ply) {
+int Negamax::ChildValue(const Position& pos, const ContestedRegions& contested,
+                        Move m, Reduction reduction, int alpha, int beta,
+                        int depth, int ply) {
   const bool pass = m.kind == MoveKind::kPass;
   if (pass && reduction == Reduction::kEnd) {
     return BoundedUtilities(pos, pos.to_move(), passes_)[Index(pos.to_move())] -
@@ -209,15 +194,21 @@ int Negamax::ChildValue(const Position& pos, Move m, Reduction reduction,
   Position child = pos;
   child.Play(m);
   passes_ += counted;
-  const int v = -Value(child, -beta, -alpha, depth - 1, ply + 1);
+  // A turn changes only its own region; a break may join any two.
+  const Bitboard may_be_contested =
+      m.kind == MoveKind::kTurn ? contested.cells : kAllCells;
+  const int v =
+      -Value(child, -beta, -alpha, depth - 1, ply + 1, may_be_contested);
   passes_ -= counted;
   return v;
 }
 
-int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
-                   int ply) {
+int Negamax::Value(const Position& pos, int alpha, int beta, int depth, int ply,
+                   Bitboard may_be_contested) {
   if (budget_.Tick()) return 0;
-  if (IsGameOver(pos)) {
+  const ContestedRegions contested =
+      FindContestedRegions(pos, may_be_contested);
+  if (IsGameOverWith(pos, contested)) {
     if (passes_ == 0) return Terminal(pos);
     return BoundedUtilities(pos, Idealized(), passes_)[Index(pos.to_move())] -
            kDrawUtility;
@@ -261,7 +252,7 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
       reduce_ ? ReduceSettledMoves(pos, HorizonLostFor(pos.to_move()), ordered)
               : Reduction::kNone;
   if (reduction != Reduction::kNone) ++reduced_nodes_;
-  Order(pos, ordered, depth, ply, table_move);
+  Order(pos, contested, ordered, depth, ply, table_move);
   const int alpha_in = alpha;
   int best = -kInfinity;
   Move best_move = ordered.front();
@@ -269,11 +260,12 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth,
     const Move m = ordered[i];
     int v;
     if (i == 0) {
-      v = ChildValue(pos, m, reduction, alpha, beta, depth, ply);
+      v = ChildValue(pos, contested, m, reduction, alpha, beta, depth, ply);
     } else {
-      v = ChildValue(pos, m, reduction, alpha, alpha + 1, depth, ply);
+      v = ChildValue(pos, contested, m, reduction, alpha, alpha + 1, depth,
+                     ply);
       if (v > alpha && v < beta && !budget_.stopped()) {
-        v = ChildValue(pos, m, reduction, alpha, beta, depth, ply);
+        v = ChildValue(pos, contested, m, reduction, alpha, beta, depth, ply);
       }
     }
     if (budget_.stopped()) return 0;

@@ -209,7 +209,7 @@ TEST(RulesTest, GameEndsTheMomentTheLastSharedRegionSplits) {
 }
 
 // Only the regions holding a stone on the given cells count: the solver
-// asks of the one region a move changed.
+// asks of the regions a move may have changed.
 TEST(RulesTest, RegionsSettledAtLooksOnlyAtTheRegionsOfItsCells) {
   const Position pos = Parse(
       "turn=red red=a1,a3,a5,e4 blue=g1,g3,g5,g7 "
@@ -221,6 +221,20 @@ TEST(RulesTest, RegionsSettledAtLooksOnlyAtTheRegionsOfItsCells) {
   EXPECT_FALSE(RegionsSettledAt(pos, at("a1") | at("e4")));
   EXPECT_TRUE(RegionsSettledAt(pos, at("b2")));  // no stone there
   EXPECT_EQ(RegionsSettledAt(pos, pos.occupied()), AllRegionsSettled(pos));
+
+  const ContestedRegions all = FindContestedRegions(pos, pos.occupied());
+  EXPECT_EQ(all.count, 1);
+  EXPECT_EQ(PopCount(all.cells), 28);  // columns d to g
+  EXPECT_TRUE(all.cells & at("e4"));
+  EXPECT_FALSE(all.cells & at("a1"));
+  EXPECT_EQ(IsGameOverWith(pos, all), IsGameOver(pos));
+  EXPECT_FALSE(IsGameOverWith(pos, all));
+  // Asked of red's own region alone, nothing is contested there: the
+  // caller vouches for the rest of the board.
+  const ContestedRegions left = FindContestedRegions(pos, at("a1") | at("a5"));
+  EXPECT_EQ(left.count, 0);
+  EXPECT_EQ(left.cells, Bitboard{0});
+  EXPECT_TRUE(IsGameOverWith(pos, left));
 
   const Position split = Parse(kAlmostSplit);
   EXPECT_FALSE(RegionsSettledAt(split, at("a1")));
