@@ -23,26 +23,28 @@ struct Census {
   bool frozen = false;  // a shared region without an empty cell
 };
 
-Census TakeCensus(const Position& pos) {
+// From the contested regions alone: every other region holding stones is
+// one player's, so a flood from a player's stones outside the contest
+// fills exactly its settled regions (stoneless regions never enter).
+Census TakeCensus(const Position& pos, const ContestedRegions& contested) {
   Census c;
-  const Regions regions = FindRegions(pos.walls());
-  for (int i = 0; i < regions.count; ++i) {
-    const Bitboard region = regions.masks[i];
-    const int owner = RegionOwner(pos, region);
-    if (owner == -1) continue;
-    if (owner >= 0) {
-      c.settled_cells[owner] += PopCount(region);
-      c.settled_stones[owner] += PopCount(region & pos.occupied());
-      continue;
-    }
-    c.shared_cells += PopCount(region);
-    const bool frozen = (region & ~pos.occupied()) == 0;
+  const Bitboard shared = contested.cells;
+  c.shared_cells = PopCount(shared);
+  for (int p = 0; p < 2; ++p) {
+    const Bitboard stones = pos.stones(ColourAt(p));
+    c.settled_cells[p] = PopCount(FloodFill(stones & ~shared, pos.walls()));
+    c.settled_stones[p] = PopCount(stones & ~shared);
+    c.shared_stones[p] = PopCount(stones & shared);
+  }
+  // A shared region without an empty cell is frozen.
+  for (Bitboard left = shared; left;) {
+    const Bitboard region = FloodFill(CellBit(LowestCell(left)), pos.walls());
+    left &= ~region;
+    if ((region & ~pos.occupied()) != 0) continue;
+    c.frozen = true;
     for (int p = 0; p < 2; ++p) {
-      const int stones = PopCount(region & pos.stones(ColourAt(p)));
-      c.shared_stones[p] += stones;
-      if (frozen) c.frozen_stones[p] += stones;
+      c.frozen_stones[p] += PopCount(region & pos.stones(ColourAt(p)));
     }
-    c.frozen |= frozen;
   }
   return c;
 }
@@ -94,11 +96,16 @@ int MostValue(int high) {
 }  // namespace
 
 std::optional<HorizonBounds> BoundsAtHorizon(const Position& pos) {
+  return BoundsAtHorizon(pos, FindContestedRegions(pos, kAllCells));
+}
+
+std::optional<HorizonBounds> BoundsAtHorizon(
+    const Position& pos, const ContestedRegions& contested) {
   if (pos.num_players() != 2 || pos.in_setup()) return std::nullopt;
   for (int p = 0; p < 2; ++p) {
     if (pos.breakers_left(ColourAt(p)) > 0) return std::nullopt;
   }
-  const Census c = TakeCensus(pos);
+  const Census c = TakeCensus(pos, contested);
   const int me = Index(pos.to_move()), other = 1 - me;
   HorizonBounds b;
   b.lower = LeastValue(Guaranteed(pos, c, me) - Most(pos, c, other));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/position.h"
+#include "engine/regions.h"
 #include "engine/zobrist.h"
 #include "search/solver/solver.h"
 
@@ -159,6 +160,10 @@ struct HorizonBounds {
   int upper = 0;
 };
 std::optional<HorizonBounds> BoundsAtHorizon(const Position& pos);
+// The same where `contested` holds every region of the position that
+// holds stones of both players (FindContestedRegions).
+std::optional<HorizonBounds> BoundsAtHorizon(const Position& pos,
+                                             const ContestedRegions& contested);
 
 SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
                            const SolveProgress& on_iteration);

@@ -228,7 +228,7 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth, int ply,
   // board does not show, and there only the old rule holds.
   std::optional<HorizonBounds> bounds;
   if (budget_.limits().horizon_bounds && passes_ == 0) {
-    bounds = BoundsAtHorizon(pos);
+    bounds = BoundsAtHorizon(pos, contested);
   }
   if (bounds) {
     if (bounds->lower == bounds->upper || bounds->lower >= beta) {
