@@ -10,7 +10,6 @@
 #include <random>
 #include <span>
 #include <thread>
-#include <tuple>
 #include <vector>
 
 #include "engine/movegen.h"
@@ -242,7 +241,7 @@ class MctsSearcher::Run {
   SearchInfo Info(int max_candidates, double elapsed_s) {
     std::lock_guard lock(readers_);
     SearchInfo info;
-    const std::vector<int> order = RankedRootEdges();
+    const std::vector<int> order = RankRootEdges(graph_, graph_.node(root()));
     Node& root = graph_.node(this->root());
     for (int i : order) {
       const bool shown =
@@ -267,7 +266,7 @@ class MctsSearcher::Run {
   // True when the two best moves are close enough that more time helps.
   bool Unclear() {
     std::lock_guard lock(readers_);
-    const std::vector<int> order = RankedRootEdges();
+    const std::vector<int> order = RankRootEdges(graph_, graph_.node(root()));
     if (order.size() < 2 || RootProof() != Proof::kNone) return false;
     const auto [best, second] = TopTwoVisits(order);
     return second * 2 > best;
@@ -275,7 +274,7 @@ class MctsSearcher::Run {
   // True when the best move leads the second by far.
   bool Obvious() {
     std::lock_guard lock(readers_);
-    const std::vector<int> order = RankedRootEdges();
+    const std::vector<int> order = RankRootEdges(graph_, graph_.node(root()));
     if (order.size() < 2) return true;
     const auto [best, second] = TopTwoVisits(order);
     return best > 100 && best > 5 * second;
@@ -294,22 +293,6 @@ class MctsSearcher::Run {
     Node& root = graph_.node(this->root());
     return {graph_.edge(root, order[0]).visits.load(std::memory_order_relaxed),
             graph_.edge(root, order[1]).visits.load(std::memory_order_relaxed)};
-  }
-
-  // Root edges, best first: proven wins for the mover (biggest margin
-  // first), then by visits and value, proven losses last.
-  std::vector<int> RankedRootEdges() {
-    Node& root = graph_.node(this->root());
-    const int n = root.num_edges.load(std::memory_order_acquire);
-    std::vector<int> order(n);
-    std::vector<std::tuple<int, int64_t, float>> keys(n);
-    for (int i = 0; i < n; ++i) {
-      order[i] = i;
-      keys[i] = RankKey(root, i);
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [&keys](int a, int b) { return keys[a] > keys[b]; });
-    return order;
   }
 
   Candidate MakeCandidate(int edge_index) {
@@ -332,23 +315,6 @@ class MctsSearcher::Run {
       id = next.child.load(std::memory_order_acquire);
     }
     return c;
-  }
-
-  std::tuple<int, int64_t, float> RankKey(Node& parent, int i) {
-    const int p = parent.to_move;
-    Edge& e = graph_.edge(parent, i);
-    const int64_t visits = e.visits.load(std::memory_order_relaxed);
-    const NodeId child = e.child.load(std::memory_order_acquire);
-    if (child == kNoNode) return {1, visits, e.prior};
-    Node& c = graph_.node(child);
-    const Value v = c.q.Load();
-    const Proof proof = c.proof.load(std::memory_order_acquire);
-    if (proof != Proof::kNone && SureWin(v, p)) {
-      return {2, 0, v.Utility(p)};
-    }
-    if (proof != Proof::kNone && v.win[p] <= 0.0f)
-      return {0, visits, v.Utility(p)};
-    return {1, visits, v.Utility(p)};
   }
 
   int MostVisitedEdge(Node& n) {

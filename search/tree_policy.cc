@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <tuple>
 #include <utility>
 
 #include "engine/movegen.h"
@@ -160,6 +162,42 @@ std::pair<int, bool> Choose(Graph& graph, NodeId id, Node& n, double c_puct,
   }
   MarkTried(n, best);
   return {best, deferred};
+}
+
+// The tiers of RankRootEdges, best last.
+constexpr int kProvenLossTier = 0, kUnprovenTier = 1, kBetterLossTier = 2,
+              kProvenWinTier = 3;
+
+using RankKey = std::tuple<int, int64_t, float>;
+
+RankKey RootEdgeKey(Graph& graph, Node& root, int i) {
+  const int p = root.to_move;
+  Edge& e = graph.edge(root, i);
+  const int64_t visits = e.visits.load(std::memory_order_relaxed);
+  const NodeId child = e.child.load(std::memory_order_acquire);
+  if (child == kNoNode) return {kUnprovenTier, visits, e.prior};
+  Node& c = graph.node(child);
+  const Value v = c.q.Load();
+  const Proof proof = c.proof.load(std::memory_order_acquire);
+  if (proof != Proof::kNone && SureWin(v, p)) {
+    return {kProvenWinTier, 0, v.Utility(p)};
+  }
+  if (proof != Proof::kNone && v.win[p] <= 0.0f) {
+    return {kProvenLossTier, 0, v.Utility(p)};
+  }
+  return {kUnprovenTier, visits, v.Utility(p)};
+}
+
+// The mover's utility of root edge `i` as its playouts estimate it; none
+// for no edge or one never visited.
+std::optional<float> EstimatedUtility(Graph& graph, Node& root, int i) {
+  if (i < 0) return std::nullopt;
+  Edge& e = graph.edge(root, i);
+  const NodeId child = e.child.load(std::memory_order_acquire);
+  if (child == kNoNode || e.visits.load(std::memory_order_relaxed) == 0) {
+    return std::nullopt;
+  }
+  return graph.node(child).q.Load().Utility(root.to_move);
 }
 
 }  // namespace
@@ -365,6 +403,32 @@ void UpdateNode(Graph& graph, Node& n, int players) {
     return;
   }
   n.q.Store(Divided(sum, weight, players), players);
+}
+
+std::vector<int> RankRootEdges(Graph& graph, Node& root) {
+  const int n = root.num_edges.load(std::memory_order_acquire);
+  std::vector<int> order(n);
+  std::vector<RankKey> keys(n);
+  int top_unproven = -1;
+  for (int i = 0; i < n; ++i) {
+    order[i] = i;
+    keys[i] = RootEdgeKey(graph, root, i);
+    if (std::get<0>(keys[i]) == kUnprovenTier &&
+        (top_unproven < 0 || keys[i] > keys[top_unproven])) {
+      top_unproven = i;
+    }
+  }
+  const std::optional<float> estimate =
+      EstimatedUtility(graph, root, top_unproven);
+  for (int i = 0; i < n && estimate; ++i) {
+    const auto [tier, visits, utility] = keys[i];
+    if (tier == kProvenLossTier && utility > *estimate) {
+      keys[i] = {kBetterLossTier, 0, utility};
+    }
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&keys](int a, int b) { return keys[a] > keys[b]; });
+  return order;
 }
 
 }  // namespace wallgo::search

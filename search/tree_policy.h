@@ -166,4 +166,15 @@ class PendingVisits {
 void Backup(Graph& graph, const std::vector<PathStep>& path, int players,
             PendingVisits* pending = nullptr);
 
+// The root's edges, best first, for the move to play and the candidates
+// shown: proven sole wins for the mover, then the rest by visits (then
+// value, or prior where unexpanded), proven losses last; proven edges by
+// value. A proven loss whose exact value is worth more to the mover than
+// the estimate of the edge the visits rank first comes before every
+// unproven edge: a loss by 3 beats an unproven move whose playouts average
+// a loss by 9, as the search, visiting by value, already knows. Only a
+// proven loss that the playouts' estimate beats stays last, as an
+// MCTS-solver's does.
+std::vector<int> RankRootEdges(Graph& graph, Node& root);
+
 }  // namespace wallgo::search

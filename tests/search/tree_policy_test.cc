@@ -92,6 +92,46 @@ TEST_F(TreePolicyTest, NodeValueIsEvalPlusVisitWeightedChildren) {
   EXPECT_EQ(graph_.node(root).proof.load(), Proof::kNone);
 }
 
+TEST_F(TreePolicyTest, RootRankingPutsProvenWinsFirstAndWorseLossesLast) {
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  Expand(
+      root,
+      {Add(1, TwoPlayer(0.0f, -3), Proof::kExact), Add(1, TwoPlayer(0.6f, 2)),
+       Add(1, TwoPlayer(1.0f, 4), Proof::kExact), Add(1, TwoPlayer(0.3f, -1))});
+  for (int i = 0; i < 4; ++i)
+    EdgeOf(root, i).visits.store(std::vector{900, 50, 10, 300}[i]);
+  // The unproven edges by visits; the loss by 3 is worth less than the
+  // estimate of the most visited unproven edge (0.3, -1): an MCTS-solver
+  // never plays it while that edge may still win.
+  EXPECT_EQ(RankRootEdges(graph_, graph_.node(root)),
+            (std::vector<int>{2, 3, 1, 0}));
+}
+
+TEST_F(TreePolicyTest, RootRankingPrefersASmallProvenLossToAWorseEstimate) {
+  // A three-player endgame that red loses whatever it does: the proven loss
+  // by 3 is worth more than the estimate of the most visited unproven move
+  // (a 0.4% win, -9.6 on average); the proven loss by 12 is not.
+  const NodeId root = Add(0, TwoPlayer(0.5f, 0));
+  Expand(root, {Add(1, TwoPlayer(0.004f, -9.6f)),
+                Add(1, TwoPlayer(0.0f, -12), Proof::kExact),
+                Add(1, TwoPlayer(0.0f, -3), Proof::kDecided),
+                Add(1, TwoPlayer(0.0f, -5), Proof::kExact)});
+  for (int i = 0; i < 4; ++i)
+    EdgeOf(root, i).visits.store(std::vector{1500, 900, 100, 2000}[i]);
+  EXPECT_EQ(RankRootEdges(graph_, graph_.node(root)),
+            (std::vector<int>{2, 3, 0, 1}));
+}
+
+TEST_F(TreePolicyTest, RootRankingOrdersProvenLossesByValue) {
+  const NodeId root = Add(0, TwoPlayer(0.0f, -3));
+  Expand(root, {Add(1, TwoPlayer(0.0f, -7), Proof::kExact),
+                Add(1, TwoPlayer(0.0f, -3), Proof::kExact)});
+  EdgeOf(root, 0).visits.store(40);
+  EdgeOf(root, 1).visits.store(10);
+  // Every edge proven lost: the smaller loss first, whatever the visits.
+  EXPECT_EQ(RankRootEdges(graph_, graph_.node(root)), (std::vector<int>{1, 0}));
+}
+
 TEST_F(TreePolicyTest, VirtualLossSendsTheNextThreadElsewhere) {
   const NodeId root = Add(0, TwoPlayer(0.5f, 0));
   Expand(root, {kNoNode, kNoNode}, 0.6f);
