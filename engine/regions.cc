@@ -56,9 +56,22 @@ ContestedRegions FindContestedRegions(const Position& pos, Bitboard cells) {
     if (RegionOwner(pos, region) == -2) {
       contested.cells |= region;
       ++contested.count;
+      if ((region & ~pos.occupied()) == 0) contested.full |= region;
     }
   }
   return contested;
+}
+
+bool ContestsStayFrozen(const Position& pos) {
+  const Rules& rules = pos.rules();
+  if (rules.stay != StayRule::kMobile || rules.wall_limit != kUnlimitedWalls ||
+      pos.in_setup()) {
+    return false;
+  }
+  for (int p = 0; p < pos.num_players(); ++p) {
+    if (pos.breakers_left(ColourAt(p)) > 0) return false;
+  }
+  return true;
 }
 
 namespace {

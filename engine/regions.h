@@ -35,12 +35,22 @@ bool AllRegionsSettled(const Position& pos);
 bool RegionsSettledAt(const Position& pos, Bitboard cells);
 
 // The regions holding stones of several colours, among those holding a
-// stone on `cells`: their cells and how many there are.
+// stone on `cells`: their cells, how many there are, and the cells of those
+// without an empty cell (where ContestsStayFrozen, frozen for good).
 struct ContestedRegions {
   Bitboard cells = 0;
   int count = 0;
+  Bitboard full = 0;
 };
 ContestedRegions FindContestedRegions(const Position& pos, Bitboard cells);
+
+// True when a contested region without an empty cell stays contested for
+// good: under stay=mobile no stone in it can step, so none can stay and
+// build, and without a wall breaker or a wall limit nothing else can open it
+// or end the game around it (docs/rules.md; docs/search.md, "Won games stay
+// won"). The game then ends only when no player has a turn, and each
+// player's score is at most its stones outside such regions.
+bool ContestsStayFrozen(const Position& pos);
 
 // IsGameOver for a caller that knows every region without a stone on the
 // cells `contested` was found on to be settled (`contested`: what

@@ -8,25 +8,11 @@ namespace wallgo::search {
 
 std::optional<std::array<int, kMaxPlayers>> FrozenContestCaps(
     const Position& pos) {
-  const Rules& rules = pos.rules();
-  if (rules.stay != StayRule::kMobile || rules.wall_limit != kUnlimitedWalls ||
-      pos.in_setup()) {
-    return std::nullopt;
-  }
-  const int players = pos.num_players();
-  for (int p = 0; p < players; ++p) {
-    if (pos.breakers_left(ColourAt(p)) > 0) return std::nullopt;
-  }
-  const Regions regions = FindRegions(pos.walls());
-  Bitboard frozen = 0;
-  for (int i = 0; i < regions.count; ++i) {
-    const Bitboard region = regions.masks[i];
-    const bool full = (region & ~pos.occupied()) == 0;
-    if (full && RegionOwner(pos, region) == -2) frozen |= region;
-  }
+  if (!ContestsStayFrozen(pos)) return std::nullopt;
+  const Bitboard frozen = FindContestedRegions(pos, kAllCells).full;
   if (frozen == 0) return std::nullopt;
   std::array<int, kMaxPlayers> caps{};
-  for (int p = 0; p < players; ++p) {
+  for (int p = 0; p < pos.num_players(); ++p) {
     caps[p] = PopCount(pos.stones(ColourAt(p)) & ~frozen);
   }
   return caps;

@@ -36,15 +36,9 @@ Census TakeCensus(const Position& pos, const ContestedRegions& contested) {
     c.settled_stones[p] = PopCount(stones & ~shared);
     c.shared_stones[p] = PopCount(stones & shared);
   }
-  // A shared region without an empty cell is frozen.
-  for (Bitboard left = shared; left;) {
-    const Bitboard region = FloodFill(CellBit(LowestCell(left)), pos.walls());
-    left &= ~region;
-    if ((region & ~pos.occupied()) != 0) continue;
-    c.frozen = true;
-    for (int p = 0; p < 2; ++p) {
-      c.frozen_stones[p] += PopCount(region & pos.stones(ColourAt(p)));
-    }
+  c.frozen = contested.full != 0;
+  for (int p = 0; p < 2; ++p) {
+    c.frozen_stones[p] = PopCount(contested.full & pos.stones(ColourAt(p)));
   }
   return c;
 }
@@ -69,14 +63,12 @@ int Guaranteed(const Position& pos, const Census& c, int p) {
 // the other's or become stoneless), no stoneless cell, and not the cells
 // the other's stones in shared regions end the game on (a stone never
 // leaves its region, and a region with one of its stones is never ours). Under
-// stay=mobile with unlimited walls, a shared region full of stones never thaws,
-// and the game can then end only when no stone can move, every region full: the
-// player's stones outside such regions (search/frozen_contest.h).
+// stay=mobile with unlimited walls, a shared region full of stones never thaws
+// (ContestsStayFrozen), and the game can then end only when no stone can
+// move, every region full: the player's stones outside such regions.
 int Most(const Position& pos, const Census& c, int p) {
   const int most = c.settled_cells[p] + c.shared_cells - c.shared_stones[1 - p];
-  const Rules& rules = pos.rules();
-  if (c.frozen && rules.stay == StayRule::kMobile &&
-      rules.wall_limit == kUnlimitedWalls) {
+  if (c.frozen && ContestsStayFrozen(pos)) {
     const int stones = PopCount(pos.stones(ColourAt(p)));
     return std::min(most, stones - c.frozen_stones[p]);
   }

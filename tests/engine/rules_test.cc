@@ -243,6 +243,34 @@ TEST(RulesTest, RegionsSettledAtLooksOnlyAtTheRegionsOfItsCells) {
   EXPECT_TRUE(RegionsSettledAt(after, at("a1") | at("g7")));
 }
 
+TEST(RulesTest, AFullContestedRegionStaysFrozenOnlyUnderStayMobile) {
+  const auto at = [](const char* cell) { return CellBit(*ParseCell(cell)); };
+  // a1 and b1 walled off together, a red and a blue stone in them.
+  const std::string board =
+      " turn=red red=a1,a3,a5,a7 blue=b1,g3,g5,g7 red-walls=a1n,b1n "
+      "blue-walls=b1e";
+  const Position pos = Parse("stay=mobile" + board);
+  const ContestedRegions contested = FindContestedRegions(pos, kAllCells);
+  EXPECT_EQ(contested.count, 2);  // the pair and the rest of the board
+  EXPECT_EQ(contested.full, at("a1") | at("b1"));
+  EXPECT_TRUE(ContestsStayFrozen(pos));
+  // A stone may stay and build, a wall limit can end the game around it,
+  // a breaker can open it.
+  EXPECT_FALSE(ContestsStayFrozen(Parse("stay=always" + board)));
+  EXPECT_FALSE(ContestsStayFrozen(Parse("stay=mobile wall-limit=20" + board)));
+  const std::string three =
+      "players=3 stay=mobile breakers=1 turn=red red=a1,a3 blue=b1,g3 "
+      "green=g5,g7 red-walls=a1n,b1n blue-walls=b1e";
+  EXPECT_FALSE(ContestsStayFrozen(Parse(three)));
+  EXPECT_TRUE(ContestsStayFrozen(
+      Parse(three + " red-breakers=0 blue-breakers=0 green-breakers=0")));
+  // Once the pair has an empty cell, it is not full.
+  const Position open = Parse(
+      "stay=mobile turn=red red=a1,a3,a5,a7 blue=b1,g3,g5,g7 red-walls=a1n,"
+      "b1n blue-walls=c1e,c1n");
+  EXPECT_EQ(FindContestedRegions(open, kAllCells).full, Bitboard{0});
+}
+
 TEST(RulesTest, GameEndsWhenNobodyCanMove) {
   // wall-limit=1: red has built its wall; once blue builds, nobody can move.
   Position pos = Parse(
