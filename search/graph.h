@@ -26,6 +26,7 @@
 #include <type_traits>
 
 #include "engine/position.h"
+#include "search/huge_pages.h"
 #include "search/value.h"
 
 namespace wallgo::search {
@@ -145,6 +146,7 @@ class LazyArray {
   explicit LazyArray(size_t count)
       : raw_(std::calloc(count * sizeof(T) + alignof(T), 1)) {
     if (raw_ == nullptr) throw std::bad_alloc();
+    AdviseHugePages(raw_, count * sizeof(T));
     const auto at = reinterpret_cast<uintptr_t>(raw_);
     data_ =
         reinterpret_cast<T*>((at + alignof(T) - 1) / alignof(T) * alignof(T));

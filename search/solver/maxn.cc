@@ -46,8 +46,10 @@ Utilities Horizon(const Position& pos) {
 
 Utilities Maxn::Value(const Position& pos, int depth, int ply) {
   if (budget_.Tick()) return {};
-  if (IsGameOver(pos)) return FinishedUtilities(pos);
+  // The slot's memory is on its way while the rules look for the end.
   const uint64_t key = SolverKey(pos);
+  table_.Prefetch(key);
+  if (IsGameOver(pos)) return FinishedUtilities(pos);
   if (const TableEntry* e = table_.Probe(key)) {
     if (e->kind == EntryKind::kExact) {
       return {e->value[0], e->value[1], e->value[2], e->value[3]};

@@ -7,12 +7,15 @@
 #include <chrono>
 #include <cstdint>
 #include <ctime>
+#include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "engine/position.h"
 #include "engine/regions.h"
 #include "engine/zobrist.h"
+#include "search/huge_pages.h"
 #include "search/solver/solver.h"
 
 namespace wallgo::search::solver_internal {
@@ -40,28 +43,34 @@ struct TableEntry {
 
 // One entry a slot; a new position always takes the slot (the old one's
 // proof can be found again), the same position merges its bounds.
+//
+// Most of a search's time went into waiting for the probed slot's memory
+// (docs/solver.md, "Its own transposition table"): the table lies in huge
+// pages where the system gives them, and a search prefetches a slot before
+// the work that precedes its probe.
 class Table {
  public:
   explicit Table(int hash_mb) {
     const size_t bytes = static_cast<size_t>(std::max(1, hash_mb)) << 20;
     size_t entries = 1;
     while (entries * 2 * sizeof(TableEntry) <= bytes) entries *= 2;
-    entries_.resize(entries);
+    memory_ = AllocateHugePages<TableEntry>(entries);
+    entries_ = std::span<TableEntry>(memory_.get(), entries);
+    mask_ = entries - 1;
   }
   void Clear() { std::fill(entries_.begin(), entries_.end(), TableEntry{}); }
   const TableEntry* Probe(uint64_t key) const {
     const TableEntry& e = Slot(key);
     return e.key == key && e.kind != EntryKind::kEmpty ? &e : nullptr;
   }
-  TableEntry& Slot(uint64_t key) {
-    return entries_[key & (entries_.size() - 1)];
-  }
-  const TableEntry& Slot(uint64_t key) const {
-    return entries_[key & (entries_.size() - 1)];
-  }
+  void Prefetch(uint64_t key) const { __builtin_prefetch(&Slot(key)); }
+  TableEntry& Slot(uint64_t key) { return entries_[key & mask_]; }
+  const TableEntry& Slot(uint64_t key) const { return entries_[key & mask_]; }
 
  private:
-  std::vector<TableEntry> entries_;
+  std::unique_ptr<TableEntry[], HugePageFree> memory_;
+  std::span<TableEntry> entries_;
+  uint64_t mask_ = 0;
 };
 
 // The table's key. Without a wall limit, who built a wall changes nothing

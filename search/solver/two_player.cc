@@ -206,6 +206,9 @@ int Negamax::ChildValue(const Position& pos, const ContestedRegions& contested,
 int Negamax::Value(const Position& pos, int alpha, int beta, int depth, int ply,
                    Bitboard may_be_contested) {
   if (budget_.Tick()) return 0;
+  // The slot's memory is on its way while the regions are found.
+  const uint64_t key = Key(pos);
+  table_.Prefetch(key);
   const ContestedRegions contested =
       FindContestedRegions(pos, may_be_contested);
   if (IsGameOverWith(pos, contested)) {
@@ -213,7 +216,6 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth, int ply,
     return BoundedUtilities(pos, Idealized(), passes_)[Index(pos.to_move())] -
            kDrawUtility;
   }
-  const uint64_t key = Key(pos);
   Move table_move = kNoMove;
   if (const TableEntry* e = table_.Probe(key)) {
     table_move = e->move;

@@ -326,5 +326,24 @@ TEST(ThreadArenaTest, AFullGraphIsFilledToTheLastId) {
   EXPECT_GT(edges + 4, empty.edge_capacity);
 }
 
+// The tables probed at random take whole huge pages (aligned to one) when
+// they span one, and every object is made as its type says, whatever the
+// memory held before.
+TEST(HugePagesTest, TablesAreAlignedAndEveryObjectIsMade) {
+  struct Slot {
+    uint64_t key = 0;
+    int value = 7;
+  };
+  for (const size_t count : {size_t{3}, (kHugePageBytes * 3) / sizeof(Slot)}) {
+    const auto slots = AllocateHugePages<Slot>(count);
+    const auto at = reinterpret_cast<uintptr_t>(slots.get());
+    EXPECT_EQ(at % (count * sizeof(Slot) >= kHugePageBytes ? kHugePageBytes
+                                                           : alignof(Slot)),
+              0u);
+    EXPECT_TRUE(std::all_of(slots.get(), slots.get() + count,
+                            [](const Slot& s) { return s.value == 7; }));
+  }
+}
+
 }  // namespace
 }  // namespace wallgo::search
