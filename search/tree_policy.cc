@@ -165,8 +165,8 @@ std::pair<int, bool> Choose(Graph& graph, NodeId id, Node& n, double c_puct,
 }
 
 // The tiers of RankRootEdges, best last.
-constexpr int kProvenLossTier = 0, kUnprovenTier = 1, kBetterLossTier = 2,
-              kProvenWinTier = 3;
+constexpr int kProvenLossTier = 0, kWorseWinTier = 1, kUnprovenTier = 2,
+              kBetterLossTier = 3, kProvenWinTier = 4;
 
 using RankKey = std::tuple<int, int64_t, float>;
 
@@ -188,16 +188,16 @@ RankKey RootEdgeKey(Graph& graph, Node& root, int i) {
   return {kUnprovenTier, visits, v.Utility(p)};
 }
 
-// The mover's utility of root edge `i` as its playouts estimate it; none
+// The mover's value of root edge `i` as its playouts estimate it; none
 // for no edge or one never visited.
-std::optional<float> EstimatedUtility(Graph& graph, Node& root, int i) {
+std::optional<Value> EstimatedValue(Graph& graph, Node& root, int i) {
   if (i < 0) return std::nullopt;
   Edge& e = graph.edge(root, i);
   const NodeId child = e.child.load(std::memory_order_acquire);
   if (child == kNoNode || e.visits.load(std::memory_order_relaxed) == 0) {
     return std::nullopt;
   }
-  return graph.node(child).q.Load().Utility(root.to_move);
+  return graph.node(child).q.Load();
 }
 
 }  // namespace
@@ -418,12 +418,17 @@ std::vector<int> RankRootEdges(Graph& graph, Node& root) {
       top_unproven = i;
     }
   }
-  const std::optional<float> estimate =
-      EstimatedUtility(graph, root, top_unproven);
+  const int p = root.to_move;
+  const std::optional<Value> estimate =
+      EstimatedValue(graph, root, top_unproven);
   for (int i = 0; i < n && estimate; ++i) {
     const auto [tier, visits, utility] = keys[i];
-    if (tier == kProvenLossTier && utility > *estimate) {
+    if (tier == kProvenLossTier && utility > estimate->Utility(p)) {
       keys[i] = {kBetterLossTier, 0, utility};
+    }
+    if (tier == kProvenWinTier && utility < estimate->Utility(p) &&
+        estimate->win[p] >= kAlmostSureWin) {
+      keys[i] = {kWorseWinTier, 0, utility};
     }
   }
   std::stable_sort(order.begin(), order.end(),

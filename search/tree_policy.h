@@ -174,7 +174,11 @@ void Backup(Graph& graph, const std::vector<PathStep>& path, int players,
 // unproven edge: a loss by 3 beats an unproven move whose playouts average
 // a loss by 9, as the search, visiting by value, already knows. Only a
 // proven loss that the playouts' estimate beats stays last, as an
-// MCTS-solver's does.
+// MCTS-solver's does. Likewise a proven win worth less than that estimate,
+// where the estimate is itself all but a sure win (kAlmostSureWin), comes
+// after the unproven edges (and before every loss): a proven win by 6 does
+// not displace a move whose 1,800 playouts win 99.9% by 14 on average.
+inline constexpr float kAlmostSureWin = 0.99f;
 std::vector<int> RankRootEdges(Graph& graph, Node& root);
 
 }  // namespace wallgo::search

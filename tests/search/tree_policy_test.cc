@@ -122,6 +122,30 @@ TEST_F(TreePolicyTest, RootRankingPrefersASmallProvenLossToAWorseEstimate) {
             (std::vector<int>{2, 3, 0, 1}));
 }
 
+TEST_F(TreePolicyTest, RootRankingPrefersAnAlmostSureBiggerWinToASmallProof) {
+  // Red wins whatever it does: the proven win by 6 is worth less than the
+  // estimate of the most visited unproven move (a 99.9% win by 14.6); the
+  // proven win by 16 is worth more. An edge that may well lose (70%, +20)
+  // does not displace a proven win.
+  const NodeId root = Add(0, TwoPlayer(1.0f, 10));
+  Expand(root,
+         {Add(1, TwoPlayer(1.0f, 6), Proof::kExact),
+          Add(1, TwoPlayer(0.999f, 14.6f)), Add(1, TwoPlayer(0.998f, 13.4f)),
+          Add(1, TwoPlayer(1.0f, 16), Proof::kDecided)});
+  for (int i = 0; i < 4; ++i)
+    EdgeOf(root, i).visits.store(std::vector{260, 1800, 1000, 30}[i]);
+  EXPECT_EQ(RankRootEdges(graph_, graph_.node(root)),
+            (std::vector<int>{3, 1, 2, 0}));
+
+  const NodeId risky = Add(0, TwoPlayer(1.0f, 10));
+  Expand(risky, {Add(1, TwoPlayer(1.0f, 6), Proof::kExact),
+                 Add(1, TwoPlayer(0.7f, 20))});
+  EdgeOf(risky, 0).visits.store(10);
+  EdgeOf(risky, 1).visits.store(900);
+  EXPECT_EQ(RankRootEdges(graph_, graph_.node(risky)),
+            (std::vector<int>{0, 1}));
+}
+
 TEST_F(TreePolicyTest, RootRankingOrdersProvenLossesByValue) {
   const NodeId root = Add(0, TwoPlayer(0.0f, -3));
   Expand(root, {Add(1, TwoPlayer(0.0f, -7), Proof::kExact),
