@@ -35,6 +35,9 @@ struct BenchOptions {
   std::string variants = "2p,2p-mobile,3p,4p";
   int level = 6;
   double seconds = 1.0;
+  // A node budget instead (0: none): the same search node for node, so that
+  // two builds' speeds compare by time alone.
+  int64_t nodes = 0;
   int min_back = 2, max_back = 10;
   // After this many unproven distances in a row in one game, the farther
   // ones are written as unproven without a search (0: solve them all).
@@ -143,16 +146,23 @@ std::string Summary(const Position& pos, const SolveResult& r) {
       absl::StrJoin(optimal, ","), absl::StrJoin(pv, " "));
 }
 
-// Solves one position, printing every iteration of the horizon.
-int SolveOne(const BenchOptions& o) {
-  absl::StatusOr<Position> pos = ParsePosition(o.position);
-  if (!pos.ok()) throw po::error(std::string(pos.status().message()));
+// The solver's budget and options as the command line gives them.
+SolverLimits LimitsOf(const BenchOptions& o) {
   SolverLimits limits;
-  limits.seconds = o.seconds;
+  limits.seconds = o.nodes > 0 ? 0 : o.seconds;
+  limits.nodes = o.nodes;
   limits.cpu_time = o.cpu_time;
   limits.hash_mb = o.hash_mb;
   limits.settled_reduction = o.reduced;
   limits.horizon_bounds = !o.no_horizon_bounds;
+  return limits;
+}
+
+// Solves one position, printing every iteration of the horizon.
+int SolveOne(const BenchOptions& o) {
+  absl::StatusOr<Position> pos = ParsePosition(o.position);
+  if (!pos.ok()) throw po::error(std::string(pos.status().message()));
+  SolverLimits limits = LimitsOf(o);
   const SolveResult r = Solve(*pos, limits, [&](const SolveResult& step) {
     std::cout << Summary(*pos, step) << "\n";
   });
@@ -196,12 +206,7 @@ int SolveFile(const BenchOptions& o) {
     }
     absl::StatusOr<Position> pos = ParsePosition(line);
     if (!pos.ok()) throw po::error(std::string(pos.status().message()));
-    SolverLimits limits;
-    limits.seconds = o.seconds;
-    limits.cpu_time = o.cpu_time;
-    limits.hash_mb = o.hash_mb;
-    limits.settled_reduction = o.reduced;
-    limits.horizon_bounds = !o.no_horizon_bounds;
+    SolverLimits limits = LimitsOf(o);
     if (o.keep_table && memory == nullptr) {
       memory = std::make_unique<SolverMemory>(o.hash_mb);
     }
@@ -238,12 +243,7 @@ int Run(const BenchOptions& o) {
         if (pos.in_setup()) break;
         const bool skipped =
             o.give_up_after > 0 && unproven_in_a_row >= o.give_up_after;
-        SolverLimits limits;
-        limits.seconds = o.seconds;
-        limits.cpu_time = o.cpu_time;
-        limits.hash_mb = o.hash_mb;
-        limits.settled_reduction = o.reduced;
-        limits.horizon_bounds = !o.no_horizon_bounds;
+        SolverLimits limits = LimitsOf(o);
         const SolveResult r = skipped ? SolveResult{} : Solve(pos, limits);
         unproven_in_a_row = r.proven ? 0 : unproven_in_a_row + 1;
         by_variant[name].Add(r);
@@ -282,6 +282,8 @@ int main(int argc, char** argv) {
       "the self-play level (5-7 randomise their moves)")(
       "seconds", po::value(&o.seconds)->default_value(o.seconds),
       "the solver's time per position")(
+      "nodes", po::value(&o.nodes)->default_value(o.nodes),
+      "the solver's nodes per position instead of a time (0: none)")(
       "cpu-time", po::bool_switch(&o.cpu_time),
       "count --seconds in CPU time (a shared machine)")(
       "settled-reduction", po::bool_switch(&o.reduced),
