@@ -140,6 +140,33 @@ void ApplyRange(const ValueRange& range, SearchInfo& info) {
                                       static_cast<double>(range.most.margin));
 }
 
+bool AvoidRefuted(const SolveResult& proof, SearchInfo& info) {
+  auto refuted = [&proof](Move m) {
+    return std::find(proof.refuted.begin(), proof.refuted.end(), m) !=
+           proof.refuted.end();
+  };
+  std::vector<Candidate>& candidates = info.candidates;
+  if (proof.pv.empty() || candidates.empty() ||
+      !refuted(candidates.front().move)) {
+    return false;
+  }
+  const Move sure = proof.pv.front();
+  std::stable_partition(
+      candidates.begin(), candidates.end(),
+      [&](const Candidate& c) { return c.move == sure || !refuted(c.move); });
+  auto at = std::find_if(candidates.begin(), candidates.end(),
+                         [sure](const Candidate& c) { return c.move == sure; });
+  if (at == candidates.end()) {
+    Candidate c;
+    c.move = sure;
+    c.pv = proof.pv;
+    candidates.insert(candidates.begin(), std::move(c));
+  } else {
+    std::rotate(candidates.begin(), at, at + 1);
+  }
+  return true;
+}
+
 EndgameSearcher::EndgameSearcher(std::unique_ptr<Searcher> graph_search,
                                  const SearchOptions& options,
                                  int64_t playout_cap)
@@ -238,12 +265,13 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
   if (on_info) {
     relay = [&](const SearchInfo& info) {
       if (stop_.load(std::memory_order_relaxed)) graph_search_->Stop();
-      if (!proven && !range) return on_info(info);
+      if (!proven && !range && proof.refuted.empty()) return on_info(info);
       SearchInfo proved = info;
       if (proven) {
         ApplyProof(pos, proof, proved);
       } else {
-        ApplyRange(*range, proved);
+        if (range) ApplyRange(*range, proved);
+        AvoidRefuted(proof, proved);
       }
       on_info(proved);
     };
@@ -255,8 +283,11 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
   if (proven) {
     ApplyProof(pos, proof, result.info);
     result.best = result.info.candidates.front().move;
-  } else if (range) {
-    ApplyRange(*range, result.info);
+  } else {
+    if (range) ApplyRange(*range, result.info);
+    if (AvoidRefuted(proof, result.info)) {
+      result.best = result.info.candidates.front().move;
+    }
   }
   result.info.elapsed_s = Seconds(start);
   return result;

@@ -69,6 +69,13 @@ void ApplyProof(const Position& pos, const SolveResult& proof,
 // graph search's.
 void ApplyRange(const ValueRange& range, SearchInfo& info);
 
+// Where the graph search's favourite is among the moves an unproven solve
+// refuted (proven worse than the range's least value), puts the solve's
+// line first, whose first move reaches that value for sure, and the refuted
+// moves last; true when it did. Never a worse move: the line's move is
+// worth at least what the refuted favourite falls short of.
+bool AvoidRefuted(const SolveResult& proof, SearchInfo& info);
+
 // The table the solver keeps through a game is this many times the one a
 // single search of the first near-end move would get (within a quarter of
 // the search's memory): it holds what several moves' searches proved.

@@ -105,7 +105,11 @@ struct SolveResult {
   std::vector<Move> optimal;
   bool all_optimal_known = false;
   std::vector<Move> pv;  // an optimal line (to the end when proven)
-  int depth = 0;         // the horizon of the last iteration, in plies
+  // Unproven, two players: root moves proven worse than the range's least
+  // value (the table's bound through each falls short of it), while the
+  // line's first move reaches that least value for sure.
+  std::vector<Move> refuted;
+  int depth = 0;  // the horizon of the last iteration, in plies
   int64_t nodes = 0;
   double seconds = 0;
   RegionSplit regions;

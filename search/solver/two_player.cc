@@ -431,6 +431,30 @@ void Bound(const Position& pos, int depth, bool reduce, Negamax& search,
   bounds.upper = std::min(bounds.upper, upper);
 }
 
+// The root's moves proven worse than `lower` (the root mover's proven
+// least value): through each, the table's bound on the child (or the end of
+// the game) holds the mover under it. Facts, as every bound in the table.
+std::vector<Move> RefutedMoves(const Position& pos, const Table& table,
+                               int lower) {
+  MoveList moves;
+  GenerateMoves(pos, moves);
+  std::vector<Move> refuted;
+  for (const Move& m : moves) {
+    Position child = pos;
+    child.Play(m);
+    int most;
+    if (IsGameOver(child)) {
+      most = -Terminal(child);
+    } else {
+      const TableEntry* e = table.Probe(SolverKey(child));
+      if (e == nullptr || e->kind != EntryKind::kBounds) continue;
+      most = -e->value[0];
+    }
+    if (most < lower) refuted.push_back(m);
+  }
+  return refuted;
+}
+
 }  // namespace
 
 SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
@@ -440,6 +464,7 @@ SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
   bool use_reduced = budget.limits().settled_reduction, use_exact = true;
   // Facts about the true value: each iteration can only narrow them.
   Bounds bounds;
+  int last_lower = -kInfinity;  // the lower bound `last` reports
   for (int depth = 1; depth <= kMaxPly; ++depth) {
     // The reduced pair first; where its bounds do not meet, the unreduced
     // pair, which starts from the reduced pair's bounds in the table. Where
@@ -487,7 +512,11 @@ SolveResult SolveTwoPlayer(const Position& pos, Table& table, Budget& budget,
       break;
     }
     last = std::move(r);
+    last_lower = bounds.lower;
     if (on_iteration) on_iteration(last);
+  }
+  if (last.range && !last.pv.empty()) {
+    last.refuted = RefutedMoves(pos, table, last_lower);
   }
   last.nodes = budget.nodes();
   last.seconds = budget.Spent();

@@ -207,6 +207,64 @@ TEST(EndgameSearchTest, ReportsAProvenResultWhoseMarginIsOpen) {
   EXPECT_EQ(checked, 3) << "too few positions whose result alone is proven";
 }
 
+// Where the solver's unproven search refuted the graph search's favourite
+// (proved it worse than the least value of the range), the engine plays the
+// solver's line instead; it never plays a refuted move.
+TEST(EndgameSearchTest, NeverPlaysAMoveTheSolverRefuted) {
+  const SearchOptions o = Options(40, 1);
+  int acted = 0, checked = 0;
+  for (const Position& pos :
+       NearEndPositions(Rules::Default(2), 41, 60, 3, 10)) {
+    const SolveResult proof = SolveWithin(pos, o);
+    if (proof.proven || proof.refuted.empty()) continue;
+    SCOPED_TRACE(PositionString(pos));
+    const SearchResult alone =
+        MctsSearcher(o).Search(pos, Limits{}, nullptr, 0);
+    const SearchResult r = Endgame(o)->Search(pos, Limits{}, nullptr, 0);
+    EXPECT_FALSE(Contains(proof.refuted, r.best)) << MoveName(r.best);
+    ASSERT_FALSE(r.info.candidates.empty());
+    EXPECT_EQ(r.info.candidates.front().move, r.best);
+    if (Contains(proof.refuted, alone.best)) {
+      EXPECT_EQ(r.best, proof.pv.front());
+      ++acted;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 5);
+  EXPECT_GT(acted, 0) << "the graph search's favourite was never refuted";
+}
+
+Candidate CandidateOf(Move m) {
+  Candidate c;
+  c.move = m;
+  return c;
+}
+
+// The solver's line comes first and the refuted moves last; a favourite
+// that is not refuted keeps its place.
+TEST(EndgameSearchTest, AvoidRefutedPutsTheSolversLineFirst) {
+  const Move a = Move::Turn(0, 1, Side::kNorth),
+             b = Move::Turn(0, 1, Side::kEast),
+             c = Move::Turn(0, 7, Side::kEast),
+             d = Move::Turn(0, 0, Side::kEast);
+  SolveResult proof;
+  proof.refuted = {a, c};
+  proof.pv = {d, a};
+  SearchInfo info;
+  for (const Move m : {a, b, c}) info.candidates.push_back(CandidateOf(m));
+  ASSERT_TRUE(AvoidRefuted(proof, info));
+  std::vector<Move> order;
+  for (const Candidate& x : info.candidates) order.push_back(x.move);
+  EXPECT_EQ(order, (std::vector<Move>{d, b, a, c}));
+  EXPECT_EQ(info.candidates.front().pv, proof.pv);
+  // Now d, which is not refuted, leads: nothing moves.
+  EXPECT_FALSE(AvoidRefuted(proof, info));
+  SearchInfo kept;
+  for (const Move m : {b, a}) kept.candidates.push_back(CandidateOf(m));
+  EXPECT_FALSE(AvoidRefuted(proof, kept));
+  EXPECT_EQ(kept.candidates.front().move, b);
+}
+
 TEST(EndgameSearchTest, FixedPlayoutsGiveTheSameSearchEveryTime) {
   const Position pos = HardNearEnd();
   const SearchOptions o = Options(300, 0.5);

@@ -137,13 +137,16 @@ std::string Summary(const Position& pos, const SolveResult& r) {
         r.range->least.margin, ResultWord(r.range->most.share12),
         r.range->most.margin);
   }
+  std::vector<std::string> refuted;
+  for (const Move& m : r.refuted) refuted.push_back(MoveName(m));
   return absl::StrFormat(
-      "depth %d nodes %d seconds %.3f %s %s margin %d%s %s %s pv %s", r.depth,
-      r.nodes, r.seconds, r.proven ? "proven" : "unproven",
+      "depth %d nodes %d seconds %.3f %s %s margin %d%s %s %s pv %s%s%s",
+      r.depth, r.nodes, r.seconds, r.proven ? "proven" : "unproven",
       ResultWord(v.share12), v.margin, range,
       // As the protocol says it: "optimal-known" lists only some of them.
       r.all_optimal_known ? "optimal" : "optimal-known",
-      absl::StrJoin(optimal, ","), absl::StrJoin(pv, " "));
+      absl::StrJoin(optimal, ","), absl::StrJoin(pv, " "),
+      refuted.empty() ? "" : " refuted ", absl::StrJoin(refuted, ","));
 }
 
 // The solver's budget and options as the command line gives them.

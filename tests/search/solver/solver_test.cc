@@ -210,9 +210,11 @@ INSTANTIATE_TEST_SUITE_P(Variants, SolverVariantTest,
 
 // Farther from the end, in every two-player variant: an unproven answer's
 // range holds the value a larger budget proves (the exhaustive tests above
-// vouch for those), and some ranges already know the result.
+// vouch for those), some ranges already know the result, the moves it
+// refutes are worth less than the range's least value and its line's first
+// move is not.
 TEST(SolverTest, UnprovenRangeHoldsTheProvenValue) {
-  int results_known = 0;
+  int results_known = 0, refuted = 0;
   for (const Variant& variant : testing::Variants()) {
     if (variant.rules.players != 2) continue;
     SCOPED_TRACE(variant.name);
@@ -240,11 +242,31 @@ TEST(SolverTest, UnprovenRangeHoldsTheProvenValue) {
         EXPECT_GE(r.range->most.Utility(), value);
         ++ranges;
         results_known += r.range->result_known();
+        // The refuted moves fall short of the least value; the line's first
+        // move reaches it.
+        auto through = [&](Move m) -> std::optional<int> {
+          Position child = pos;
+          child.Play(m);
+          const SolveResult c = Solve(child, larger);
+          if (!c.proven) return std::nullopt;
+          return c.utility[Index(pos.to_move())];
+        };
+        for (const Move& m : r.refuted) {
+          if (const std::optional<int> v = through(m)) {
+            EXPECT_LT(*v, r.range->least.Utility()) << MoveName(m);
+            ++refuted;
+          }
+        }
+        ASSERT_FALSE(r.pv.empty());
+        if (const std::optional<int> v = through(r.pv.front())) {
+          EXPECT_GE(*v, r.range->least.Utility());
+        }
       }
     }
     EXPECT_GE(ranges, 3) << "too few unproven positions with a proof";
   }
   EXPECT_GT(results_known, 0);
+  EXPECT_GT(refuted, 0);
 }
 
 // A stop request ends the search unproven, however large the budget.
