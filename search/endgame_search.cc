@@ -140,11 +140,6 @@ void ApplyRange(const ValueRange& range, SearchInfo& info) {
                                       static_cast<double>(range.most.margin));
 }
 
-double KnownResultSeconds(double share_s, double solver_share) {
-  if (solver_share <= 0) return share_s;
-  return std::max(share_s, share_s / solver_share * kKnownResultMoveShare);
-}
-
 bool AvoidRefuted(const SolveResult& proof, SearchInfo& info) {
   auto refuted = [&proof](Move m) {
     return std::find(proof.refuted.begin(), proof.refuted.end(), m) !=
@@ -202,19 +197,9 @@ SolveResult EndgameSearcher::SolveFirst(const Position& pos,
   const auto start = SteadyClock::now();
   const int64_t cap = PlayoutCap(options_, playout_cap_);
   SolverLimits budget = SolverBudget(options_, limits, pos, cap);
-  // With a time budget, the share stretches once the result is proven.
-  const double share_s = budget.seconds;
-  bool result_known = false;
-  if (cap == 0 && !limits.infinite) {
-    budget.seconds = KnownResultSeconds(share_s, options_.solver_share);
-  }
-  const SolveProgress progress = [&](const SolveResult& step) {
-    result_known = step.range && step.range->result_known();
-  };
   double next_info = info_interval_s > 0 ? info_interval_s : 1e300;
   budget.should_stop = [&] {
     const double elapsed = Seconds(start);
-    if (share_s > 0 && elapsed >= share_s && !result_known) return true;
     if (on_info && elapsed >= next_info) {
       SearchInfo waiting;
       waiting.elapsed_s = elapsed;
@@ -229,7 +214,7 @@ SolveResult EndgameSearcher::SolveFirst(const Position& pos,
     solver_memory_ = std::make_unique<SolverMemory>(
         std::min(most, budget.hash_mb * kKeptSolverTableFactor));
   }
-  return Solve(pos, budget, *solver_memory_, progress);
+  return Solve(pos, budget, *solver_memory_);
 }
 
 SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,

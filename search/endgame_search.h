@@ -40,15 +40,6 @@ inline constexpr double kAnalysisSolverSeconds = 0.5;
 // 20 ms, in which it proves a third of the positions the graph search
 // misses 2 to 10 plies from the end (docs/perfect-play.md).
 inline constexpr double kMinSolverSeconds = 0.015;
-// A timed search whose solver has proven the result (not yet the margin)
-// when its share ends lets it go on, up to this share of the move's time
-// (or its own share, where that is more): the graph search's margins in a
-// decided position are estimates, the solver's a proof, and the refuted
-// moves keep the graph search's choice safe (AvoidRefuted).
-inline constexpr double kKnownResultMoveShare = 0.5;
-// The solver's time once the result is proven, where its share of the move
-// (options.solver_share) is `share_s` seconds.
-double KnownResultSeconds(double share_s, double solver_share);
 // After the solver fails to prove a position, the searcher's next near-end
 // searches skip it: 1, then 2, then 4 at most, until it proves one (a long
 // fight of tempo moves stays out of its reach for dozens of moves).

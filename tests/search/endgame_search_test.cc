@@ -308,15 +308,6 @@ TEST(EndgameSearchTest, KeepsToTheMoveTime) {
   EXPECT_TRUE(CheckMove(pos, pos.to_move(), r.best).ok());
 }
 
-// Once the result is proven the solver may go on to half the move: 19 ms of
-// a 0.1 s move's default share become 47.5 ms; a share of more than half
-// stays as it is.
-TEST(EndgameSearchTest, AProvenResultLetsTheSolverGoOnToHalfTheMove) {
-  EXPECT_DOUBLE_EQ(KnownResultSeconds(0.019, 0.2), 0.0475);
-  EXPECT_DOUBLE_EQ(KnownResultSeconds(0.45, 0.9), 0.45);
-  EXPECT_DOUBLE_EQ(KnownResultSeconds(0.5, 0.0), 0.5);
-}
-
 // Analysis without an end, stopped while the solver thinks: by a report's
 // callback (as the protocol stops it) and from another thread. Either way
 // the search returns with a legal move; a lost stop would never return.
