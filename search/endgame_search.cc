@@ -157,9 +157,14 @@ bool AvoidRefuted(const SolveResult& proof, SearchInfo& info) {
   auto at = std::find_if(candidates.begin(), candidates.end(),
                          [sure](const Candidate& c) { return c.move == sure; });
   if (at == candidates.end()) {
+    // The graph search never tried it: what it is known to reach.
     Candidate c;
     c.move = sure;
     c.pv = proof.pv;
+    if (proof.range) {
+      c.winrate = proof.range->least.share12 / 12.0;
+      c.score_margin = proof.range->least.margin;
+    }
     candidates.insert(candidates.begin(), std::move(c));
   } else {
     std::rotate(candidates.begin(), at, at + 1);

@@ -250,6 +250,7 @@ TEST(EndgameSearchTest, AvoidRefutedPutsTheSolversLineFirst) {
   SolveResult proof;
   proof.refuted = {a, c};
   proof.pv = {d, a};
+  proof.range = ValueRange{{12, 3}, {12, 5}};
   SearchInfo info;
   for (const Move m : {a, b, c}) info.candidates.push_back(CandidateOf(m));
   ASSERT_TRUE(AvoidRefuted(proof, info));
@@ -257,6 +258,9 @@ TEST(EndgameSearchTest, AvoidRefutedPutsTheSolversLineFirst) {
   for (const Candidate& x : info.candidates) order.push_back(x.move);
   EXPECT_EQ(order, (std::vector<Move>{d, b, a, c}));
   EXPECT_EQ(info.candidates.front().pv, proof.pv);
+  // Never searched by the graph search: it reaches the range's least value.
+  EXPECT_DOUBLE_EQ(info.candidates.front().winrate, 1.0);
+  EXPECT_DOUBLE_EQ(info.candidates.front().score_margin, 3.0);
   // Now d, which is not refuted, leads: nothing moves.
   EXPECT_FALSE(AvoidRefuted(proof, info));
   SearchInfo kept;
