@@ -30,15 +30,13 @@ Census TakeCensus(const Position& pos, const ContestedRegions& contested) {
   Census c;
   const Bitboard shared = contested.cells;
   c.shared_cells = PopCount(shared);
+  c.frozen = contested.full != 0;
   for (int p = 0; p < 2; ++p) {
     const Bitboard stones = pos.stones(ColourAt(p));
     c.settled_cells[p] = PopCount(FloodFill(stones & ~shared, pos.walls()));
     c.settled_stones[p] = PopCount(stones & ~shared);
     c.shared_stones[p] = PopCount(stones & shared);
-  }
-  c.frozen = contested.full != 0;
-  for (int p = 0; p < 2; ++p) {
-    c.frozen_stones[p] = PopCount(contested.full & pos.stones(ColourAt(p)));
+    c.frozen_stones[p] = PopCount(stones & contested.full);
   }
   return c;
 }
