@@ -3,14 +3,25 @@
 #include "engine/movegen.h"
 
 namespace wallgo {
+namespace {
+
+// Calls visit(region) once for each region holding a cell of `seeds`.
+template <typename Visit>
+void ForEachRegionOf(Bitboard seeds, const WallMasks& walls, Visit&& visit) {
+  for (Bitboard left = seeds; left;) {
+    const Bitboard region = FloodFill(CellBit(LowestCell(left)), walls);
+    left &= ~region;
+    visit(region);
+  }
+}
+
+}  // namespace
 
 Regions FindRegions(const WallMasks& walls) {
   Regions regions;
-  for (Bitboard left = kAllCells; left;) {
-    const Bitboard region = FloodFill(CellBit(LowestCell(left)), walls);
+  ForEachRegionOf(kAllCells, walls, [&regions](Bitboard region) {
     regions.masks[regions.count++] = region;
-    left &= ~region;
-  }
+  });
   return regions;
 }
 
@@ -50,15 +61,12 @@ bool RegionsSettledAt(const Position& pos, Bitboard cells) {
 
 ContestedRegions FindContestedRegions(const Position& pos, Bitboard cells) {
   ContestedRegions contested;
-  for (Bitboard left = pos.occupied() & cells; left;) {
-    const Bitboard region = FloodFill(CellBit(LowestCell(left)), pos.walls());
-    left &= ~region;
-    if (RegionOwner(pos, region) == -2) {
-      contested.cells |= region;
-      ++contested.count;
-      if ((region & ~pos.occupied()) == 0) contested.full |= region;
-    }
-  }
+  ForEachRegionOf(pos.occupied() & cells, pos.walls(), [&](Bitboard region) {
+    if (RegionOwner(pos, region) != -2) return;
+    contested.cells |= region;
+    ++contested.count;
+    if ((region & ~pos.occupied()) == 0) contested.full |= region;
+  });
   return contested;
 }
 
@@ -97,15 +105,13 @@ bool IsGameOverWith(const Position& pos, const ContestedRegions& contested) {
 
 ScoreSheet ComputeScores(const Position& pos) {
   ScoreSheet sheet;
-  for (Bitboard left = pos.occupied(); left;) {
-    const Bitboard region = FloodFill(CellBit(LowestCell(left)), pos.walls());
-    left &= ~region;
+  ForEachRegionOf(pos.occupied(), pos.walls(), [&](Bitboard region) {
     const int owner = RegionOwner(pos, region);
-    if (owner < 0) continue;
+    if (owner < 0) return;
     const int size = PopCount(region);
     sheet.score[owner] += size;
     if (size > sheet.largest_region[owner]) sheet.largest_region[owner] = size;
-  }
+  });
   return sheet;
 }
 
