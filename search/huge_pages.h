@@ -48,9 +48,7 @@ std::unique_ptr<T[], HugePageFree> AllocateHugePages(size_t count) {
   const size_t rounded = (bytes + align - 1) / align * align;
   void* memory = std::aligned_alloc(align, rounded);
   if (memory == nullptr) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  if (align == kHugePageBytes) madvise(memory, rounded, MADV_HUGEPAGE);
-#endif
+  AdviseHugePages(memory, rounded);  // whole pages only: none when smaller
   T* objects = static_cast<T*>(memory);
   std::uninitialized_value_construct_n(objects, count);
   return std::unique_ptr<T[], HugePageFree>(objects);
