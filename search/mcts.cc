@@ -144,7 +144,8 @@ class MctsSearcher::Run {
  public:
   Run(Graph& graph, const MctsConfig& config, const SearchOptions& options,
       const Evaluator& evaluator, const Position& root_pos, int64_t visit_limit,
-      int threads, const Limits& limits)
+      int threads, const Limits& limits, SteadyClock::time_point start,
+      double hard_s)
       : graph_(graph),
         config_(config),
         options_(options),
@@ -161,7 +162,9 @@ class MctsSearcher::Run {
         all_moves_(limits.all_moves),
         gate_(std::max(1, threads)),
         counters_(std::max(1, threads)),
-        ownership_(limits.ownership ? std::max(1, threads) : 0) {}
+        ownership_(limits.ownership ? std::max(1, threads) : 0),
+        start_(start),
+        hard_s_(hard_s) {}
 
   // Finds or creates the root node; false when the memory cannot even hold
   // that.
@@ -555,9 +558,16 @@ class MctsSearcher::Run {
   }
 
   // Frees the least visited part of the graph (Graph::Recycle); runs with
-  // every other search thread waiting. Ends the search when nothing could
-  // be freed (the root alone fills the memory).
+  // every other search thread waiting. Ends the search instead when the
+  // recycling would run past the hard time limit (it cannot be cut short),
+  // and after it when nothing could be freed (the root alone fills the
+  // memory).
   void Recycle() {
+    const auto nodes = static_cast<double>(graph_.Stats().nodes);
+    if (Seconds(start_) + config_.recycle_seconds_per_node * nodes > hard_s_) {
+      done_.store(true, std::memory_order_relaxed);
+      return;
+    }
     std::lock_guard lock(readers_);
     const RecycleReport report =
         graph_.Recycle(root(), config_.recycle_keep_share,
@@ -590,6 +600,8 @@ class MctsSearcher::Run {
   std::atomic<int64_t> recycles_{0};
   std::vector<ThreadCounters> counters_;
   std::vector<OwnershipSum> ownership_;  // one per thread when asked, else none
+  const SteadyClock::time_point start_;
+  const double hard_s_;  // the time plan's, from start_
 };
 
 MctsSearcher::MctsSearcher(const SearchOptions& options,
@@ -631,10 +643,9 @@ namespace {
 // an empty graph when the position is new to it.
 // Recycling is skipped while the arenas are at most half full (the
 // unreachable part only takes room), and traded for a clear when it would
-// eat more than a tenth of the planned time: it costs about 2 us a node.
+// eat more than a tenth of the planned time.
 void ReuseOrClear(Graph& graph, const Position& pos, double soft_s,
-                  double keep_share) {
-  constexpr double kCompactSecondsPerNode = 2e-6;
+                  const MctsConfig& config) {
   const NodeId old_root = graph.Find(pos.hash(), PositionCheck(pos));
   if (old_root == kNoNode) {
     graph.Clear();
@@ -644,11 +655,11 @@ void ReuseOrClear(Graph& graph, const Position& pos, double soft_s,
   const bool crowded =
       2 * s.nodes > s.node_capacity || 2 * s.edges > s.edge_capacity;
   if (!crowded) return;
-  if (kCompactSecondsPerNode * s.nodes <= 0.1 * soft_s) {
+  if (config.recycle_seconds_per_node * s.nodes <= 0.1 * soft_s) {
     const int players = pos.num_players();
-    graph.Recycle(old_root, keep_share, [&graph, players](Node& n) {
-      UpdateNode(graph, n, players);
-    });
+    graph.Recycle(
+        old_root, config.recycle_keep_share,
+        [&graph, players](Node& n) { UpdateNode(graph, n, players); });
   } else {
     graph.Clear();
   }
@@ -723,10 +734,10 @@ SearchResult MctsSearcher::Search(const Position& pos, const Limits& limits,
   const TimePlan plan =
       PlanTime(options_, limits, pos, config_.default_movetime_s);
 
-  ReuseOrClear(*graph_, pos, plan.soft_s, config_.recycle_keep_share);
+  ReuseOrClear(*graph_, pos, plan.soft_s, config_);
   const int threads = std::max(1, options_.threads);
   Run run(*graph_, config_, options_, *evaluator_, pos,
-          VisitLimit(options_, config_), threads, limits);
+          VisitLimit(options_, config_), threads, limits, start, plan.hard_s);
   ThreadState main_state;
   if (!run.PrepareRoot(main_state)) {
     graph_->Clear();  // not even the root fits next to the kept graph

@@ -50,6 +50,12 @@ struct MctsConfig {
   bool expand_at_creation = false;
   // Share of either arena a recycling keeps at most (the rest is freed).
   double recycle_keep_share = 0.5;
+  // What recycling or compacting the graph costs a node it holds (an upper
+  // estimate on one core): a full graph is not recycled when that would
+  // take the search past its hard time limit (the search ends instead), and
+  // a kept graph is cleared when compacting it would eat more than a tenth
+  // of the planned time.
+  double recycle_seconds_per_node = 2e-6;
   // Thinking time when the limits give no visits, time or clock.
   double default_movetime_s = 1.0;
   // A cap on playouts on top of options.visits (the weaker levels); 0 = none.

@@ -328,6 +328,31 @@ TEST(MctsTest, MemoryStaysWithinHashAndAFullGraphIsRecycled) {
   EXPECT_TRUE(Legal(pos, r.best));
 }
 
+// A recycling cannot be cut short: one that would run past the hard time
+// limit is not started, and the search ends on the full graph instead.
+TEST(MctsTest, AFullGraphIsNotRecycledPastTheTimeLimit) {
+  const Position pos = BenchStart(BenchPositions()[0]);
+  SearchOptions o = Options(0, 1, /*hash_mb=*/1);
+  o.movetime_s = 30;
+  o.movetime_set = true;
+  MctsConfig config;
+  config.recycle_seconds_per_node = 1;  // no recycling fits in 30 s
+  MctsSearcher searcher(o, config);
+  const SearchResult r = searcher.Search(pos, Limits{}, nullptr, 0);
+  EXPECT_EQ(searcher.last_recycles(), 0);
+  EXPECT_GE(searcher.last_abandoned(), 1);  // it filled
+  EXPECT_LT(r.info.elapsed_s, 15);          // and ended there, not at 30 s
+  EXPECT_GT(r.info.total_visits, 100);
+  EXPECT_TRUE(Legal(pos, r.best));
+  // A playout budget has no time limit: the same graph is recycled.
+  o.visits = 20000;
+  o.movetime_s = 0;
+  MctsSearcher budgeted(o, config);
+  EXPECT_EQ(budgeted.Search(pos, Limits{}, nullptr, 0).info.total_visits,
+            20000);
+  EXPECT_GE(budgeted.last_recycles(), 2);
+}
+
 TEST(MctsTest, RecyclingManyTimesKeepsEveryReachableNodeConsistent) {
   for (int index : {0, 5, 9}) {  // opening, middle game, four players
     const Position pos = BenchStart(BenchPositions()[index]);
