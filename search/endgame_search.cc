@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "search/mcts.h"
@@ -214,12 +215,94 @@ SolveResult EndgameSearcher::SolveFirst(const Position& pos,
     return stop_.load(std::memory_order_relaxed);
   };
   if (cap > 0) return Solve(pos, budget);
+  return Solve(pos, budget, KeptMemory(budget));
+}
+
+SolverMemory& EndgameSearcher::KeptMemory(const SolverLimits& budget) {
   if (solver_memory_ == nullptr) {
     const int most = std::max(1, options_.hash_mb / 4);
     solver_memory_ = std::make_unique<SolverMemory>(
         std::min(most, budget.hash_mb * kKeptSolverTableFactor));
   }
-  return Solve(pos, budget, *solver_memory_);
+  return *solver_memory_;
+}
+
+void EndgameSearcher::Back(bool proven) {
+  if (proven) {
+    backoff_ = 0;
+  } else if (!stop_.load(std::memory_order_relaxed)) {
+    backoff_ = std::min(kMaxSkippedSearches, std::max(1, 2 * backoff_));
+    skip_ = backoff_;
+  }
+}
+
+void EndgameSearcher::Report(const Position& pos, const SolveResult& proof,
+                             SearchResult& result) {
+  if (proof.proven && !proof.optimal.empty()) {
+    ApplyProof(pos, proof, result.info);
+    result.best = result.info.candidates.front().move;
+    return;
+  }
+  if (proof.range && proof.range->result_known()) {
+    ApplyRange(*proof.range, result.info);
+  }
+  if (AvoidRefuted(proof, result.info)) {
+    result.best = result.info.candidates.front().move;
+  }
+}
+
+SearchResult EndgameSearcher::SolveBeside(const Position& pos,
+                                          const Limits& limits,
+                                          const InfoCallback& on_info,
+                                          double info_interval_s) {
+  const auto start = SteadyClock::now();
+  const TimePlan plan =
+      PlanTime(options_, limits, pos, MctsConfig{}.default_movetime_s);
+  // The table as for the whole planned time; the solver stops with the
+  // graph search (at the latest at the plan's hard limit).
+  SearchOptions whole = options_;
+  whole.solver_share = 1;
+  SolverLimits budget = SolverBudget(whole, limits, pos, 0);
+  budget.seconds = plan.hard_s;
+  std::atomic<bool> graph_done{false}, proven{false};
+  budget.should_stop = [&] {
+    return stop_.load(std::memory_order_relaxed) ||
+           graph_done.load(std::memory_order_relaxed);
+  };
+  SolverMemory& memory = KeptMemory(budget);
+  SearchOptions graph_options = options_;
+  graph_options.threads = options_.threads - 1;
+  graph_search_->SetOptions(graph_options);
+  SolveResult proof;
+  std::thread solver([&] {
+    proof = Solve(pos, budget, memory);
+    if (!proof.proven || proof.optimal.empty()) return;
+    proven.store(true, std::memory_order_release);
+    // The graph search clears a stop as it starts: ask until it has ended.
+    while (!graph_done.load(std::memory_order_acquire)) {
+      graph_search_->Stop();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  });
+  InfoCallback relay;
+  if (on_info) {
+    relay = [&](const SearchInfo& info) {
+      if (stop_.load(std::memory_order_relaxed)) graph_search_->Stop();
+      if (!proven.load(std::memory_order_acquire)) return on_info(info);
+      SearchInfo proved = info;
+      ApplyProof(pos, proof, proved);
+      on_info(proved);
+    };
+  }
+  SearchResult result =
+      graph_search_->Search(pos, limits, relay, info_interval_s);
+  graph_done.store(true, std::memory_order_release);
+  solver.join();
+  graph_search_->SetOptions(options_);
+  Back(proof.proven && !proof.optimal.empty());
+  Report(pos, proof, result);
+  result.info.elapsed_s = Seconds(start);
+  return result;
 }
 
 SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
@@ -237,6 +320,9 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
     --skip_;
     return graph_search_->Search(pos, limits, on_info, info_interval_s);
   }
+  if (options_.threads >= 2 && cap == 0 && !limits.infinite) {
+    return SolveBeside(pos, limits, on_info, info_interval_s);
+  }
   const auto start = SteadyClock::now();
   const SolveResult proof = SolveFirst(pos, limits, on_info, info_interval_s);
   const bool proven = proof.proven && !proof.optimal.empty();
@@ -244,18 +330,15 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
   const std::optional<ValueRange> range =
       !proven && proof.range && proof.range->result_known() ? proof.range
                                                             : std::nullopt;
-  if (proven) {
-    backoff_ = 0;
-  } else if (!stop_.load(std::memory_order_relaxed)) {
-    backoff_ = std::min(kMaxSkippedSearches, std::max(1, 2 * backoff_));
-    skip_ = backoff_;
-  }
+  Back(proven);
 
   // The graph search has what is left; a stop during the solver leaves it a
-  // moment, to answer a move.
+  // moment, to answer a move, and so does a proof of a timed search (the
+  // move is known, and a clock keeps the time for later moves).
   SearchOptions graph_options = options_;
   Limits graph_limits = limits;
-  if (stop_.load(std::memory_order_relaxed)) {
+  if (stop_.load(std::memory_order_relaxed) ||
+      (proven && cap == 0 && !limits.infinite)) {
     graph_options.movetime_s = kMinGraphSeconds;
     graph_options.movetime_set = true;
     graph_limits.infinite = false;
@@ -285,15 +368,7 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
   SearchResult result =
       graph_search_->Search(pos, graph_limits, relay, info_interval_s);
   graph_search_->SetOptions(options_);
-  if (proven) {
-    ApplyProof(pos, proof, result.info);
-    result.best = result.info.candidates.front().move;
-  } else {
-    if (range) ApplyRange(*range, result.info);
-    if (AvoidRefuted(proof, result.info)) {
-      result.best = result.info.candidates.front().move;
-    }
-  }
+  Report(pos, proof, result);
   result.info.elapsed_s = Seconds(start);
   return result;
 }

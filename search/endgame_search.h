@@ -82,7 +82,10 @@ bool AvoidRefuted(const SolveResult& proof, SearchInfo& info);
 inline constexpr int kKeptSolverTableFactor = 8;
 
 // Wraps a graph search (levels 8..10, whose choice has no randomness).
-// Remembers between searches how many near-end searches to skip
+// With one thread the solver has its share first and the graph search the
+// rest; with two or more and a time budget, the solver takes one thread for
+// the whole search beside the graph search on the others, and a proof ends
+// the search. Remembers between searches how many near-end searches to skip
 // (kMaxSkippedSearches) and, with a time budget, the solver's table; Clear
 // (a new game, a new position) forgets both.
 class EndgameSearcher : public Searcher {
@@ -103,6 +106,16 @@ class EndgameSearcher : public Searcher {
   // the caller may stop it.
   SolveResult SolveFirst(const Position& pos, const Limits& limits,
                          const InfoCallback& on_info, double info_interval_s);
+  // The search with the solver on its own thread beside the graph search.
+  SearchResult SolveBeside(const Position& pos, const Limits& limits,
+                           const InfoCallback& on_info, double info_interval_s);
+  // The solver's table kept through the game, made for `budget` at first.
+  SolverMemory& KeptMemory(const SolverLimits& budget);
+  // Skips the next searches after a failed solve (not one stopped).
+  void Back(bool proven);
+  // The graph search's answer made to say what `proof` says.
+  static void Report(const Position& pos, const SolveResult& proof,
+                     SearchResult& result);
 
   std::unique_ptr<Searcher> graph_search_;
   // The solver's table through a game (searches with a time budget only:
