@@ -81,6 +81,13 @@ bool NearTheEnd(const Position& pos) {
           FewWallsLeft(pos));
 }
 
+bool SolvesBeside(const SearchOptions& options, const Limits& limits,
+                  int64_t playout_cap) {
+  // threads * share >= 1, less a rounding error (5 * 0.2).
+  return playout_cap == 0 && !limits.infinite && options.threads >= 2 &&
+         options.threads * options.solver_share >= 1 - 1e-9;
+}
+
 SolverLimits SolverBudget(const SearchOptions& options, const Limits& limits,
                           const Position& pos, int64_t playout_cap) {
   SolverLimits budget;
@@ -324,7 +331,7 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
     --skip_;
     return graph_search_->Search(pos, limits, on_info, info_interval_s);
   }
-  if (options_.threads >= 2 && cap == 0 && !limits.infinite) {
+  if (SolvesBeside(options_, limits, cap)) {
     return SolveBeside(pos, limits, on_info, info_interval_s);
   }
   const auto start = SteadyClock::now();

@@ -50,6 +50,16 @@ inline constexpr int kMaxSkippedSearches = 4;
 // in a finished game, which has no contested cells).
 bool NearTheEnd(const Position& pos);
 
+// Whether the solver runs on a thread of its own beside the graph search
+// for the whole search rather than first, for its share of the time: with a
+// time budget (not a playout cap, nor analysis without limits), where the
+// graph search's other threads keep at least the thread-time that the share
+// first would leave it: threads - 1 >= threads * (1 - share), so from 5
+// threads at the default share of 0.2. With 2 threads it cost games
+// (docs/solver.md, "In the engine").
+bool SolvesBeside(const SearchOptions& options, const Limits& limits,
+                  int64_t playout_cap);
+
 // What the solver may spend of a search with `options` and `limits`:
 // options.solver_share of the planned time, or of `playout_cap` (0 = none)
 // counted in nodes, which keeps a search of fixed playouts deterministic.
@@ -82,10 +92,9 @@ bool AvoidRefuted(const SolveResult& proof, SearchInfo& info);
 inline constexpr int kKeptSolverTableFactor = 8;
 
 // Wraps a graph search (levels 8..10, whose choice has no randomness).
-// With one thread the solver has its share first and the graph search the
-// rest; with two or more and a time budget, the solver takes one thread for
-// the whole search beside the graph search on the others, and a proof ends
-// the search. Remembers between searches how many near-end searches to skip
+// The solver has its share first and the graph search the rest, or it runs
+// beside the graph search (SolvesBeside); a proof ends a timed search.
+// Remembers between searches how many near-end searches to skip
 // (kMaxSkippedSearches) and, with a time budget, the solver's table; Clear
 // (a new game, a new position) forgets both.
 class EndgameSearcher : public Searcher {

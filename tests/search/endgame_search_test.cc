@@ -305,14 +305,15 @@ Position UnprovenInSeconds() {
 }
 
 // The solver's time comes out of the move time: with most of it given to
-// the solver (one thread), or the solver on a thread of its own for the
-// whole move (two), the move still takes the move time, not more.
+// the solver first (one thread), or the solver beside the graph search for
+// the whole move (two), the move still takes the move time, not more.
 TEST(EndgameSearchTest, KeepsToTheMoveTime) {
   const Position pos = UnprovenInSeconds();
   ASSERT_TRUE(NearTheEnd(pos));
   for (int threads : {1, 2}) {
     SearchOptions o = Options(0, 0.9);
     o.threads = threads;
+    ASSERT_EQ(SolvesBeside(o, Limits{}, 0), threads == 2);
     o.movetime_s = 0.5;
     auto searcher = Endgame(o);
     const auto start = SteadyClock::now();
@@ -329,12 +330,11 @@ TEST(EndgameSearchTest, KeepsToTheMoveTime) {
   }
 }
 
-// With two threads and a move time the solver has a thread of its own for
-// the whole move, beside the graph search; with one it has its share first.
-// Either way its proof ends the search. Two plies before the end of a sampled
-// game (tests/data/ perfect-play-set.jsonl), red loses by 8 at best: a proof
-// of 2.5 million nodes, far beyond the graph search, which alone plays b1c1n (a
-// loss by 9) after 3 s and proves nothing.
+// Beside the graph search (two threads at a share of a half) or first (one
+// thread), the solver's proof ends the search. Two plies before the end of a
+// game of the perfect-play set (tests/data), red loses by 8 at best: a
+// proof of 2.5 million nodes, far beyond the graph search, which alone plays
+// b1c1n (a loss by 9) after 3 s and proves nothing.
 TEST(EndgameSearchTest, ThreadedProofEndsTheSearch) {
   const Position pos = *ParsePosition(
       "players=2 setup=empty stay=always wall-limit=unlimited breakers=0 "
@@ -343,10 +343,12 @@ TEST(EndgameSearchTest, ThreadedProofEndsTheSearch) {
       "f5e,b6e,e6e,d7e blue-walls=e1e,g1n,a2n,a2e,b2e,c2n,d2n,f2n,b3n,c3e,"
       "e3n,e3e,f3e,a4n,c4n,c4e,e5n,e5e,f5n,a6n,b6n,c6e,f6n,f6e,c7e");
   for (int threads : {2, 1}) {
-    SearchOptions o = Options(0, 0.2);
+    // A share of a minute: a sanitizer build's solver needs seconds.
+    SearchOptions o = Options(0, 0.5);
     o.threads = threads;
+    ASSERT_EQ(SolvesBeside(o, Limits{}, 0), threads == 2);
     o.hash_mb = 256;
-    o.movetime_s = 60;
+    o.movetime_s = 120;
     o.movetime_set = true;
     const SearchResult r = Endgame(o)->Search(pos, Limits{}, nullptr, 0);
     EXPECT_TRUE(r.info.solved) << threads;
@@ -354,8 +356,30 @@ TEST(EndgameSearchTest, ThreadedProofEndsTheSearch) {
     EXPECT_EQ(r.info.root_score_margin, -8) << threads;
     EXPECT_TRUE(r.best == *ParseMove("e7d6n") || r.best == *ParseMove("e7e6w"))
         << threads << " " << MoveName(r.best);
-    EXPECT_LT(r.info.elapsed_s, 30) << threads;  // not the 60 s
+    EXPECT_LT(r.info.elapsed_s, 60) << threads;  // not the 120 s
   }
+}
+
+// The solver runs beside the graph search only where the graph search
+// keeps at least the thread-time that the share first would leave it.
+TEST(EndgameSearchTest, SolvesBesideFromFiveThreadsAtTheDefaultShare) {
+  SearchOptions o = ClassicProfile();
+  ASSERT_DOUBLE_EQ(o.solver_share, 0.2);
+  for (int threads : {1, 2, 3, 4, 5, 16}) {
+    o.threads = threads;
+    EXPECT_EQ(SolvesBeside(o, Limits{}, 0), threads >= 5) << threads;
+  }
+  EXPECT_FALSE(SolvesBeside(o, Limits{}, 1000));  // a playout cap
+  Limits infinite;
+  infinite.infinite = true;
+  EXPECT_FALSE(SolvesBeside(o, infinite, 0));
+  o.solver_share = 0;
+  EXPECT_FALSE(SolvesBeside(o, Limits{}, 0));
+  o.threads = 2;
+  o.solver_share = 0.5;
+  EXPECT_TRUE(SolvesBeside(o, Limits{}, 0));
+  o.solver_share = 0.45;
+  EXPECT_FALSE(SolvesBeside(o, Limits{}, 0));
 }
 
 // Analysis without an end, stopped while the solver thinks: by a report's
