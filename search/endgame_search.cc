@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <optional>
 #include <thread>
 #include <utility>
 
@@ -180,6 +179,39 @@ bool AvoidRefuted(const SolveResult& proof, SearchInfo& info) {
   return true;
 }
 
+namespace {
+
+// Whether `proof` proved the value and an optimal move to play.
+bool ProvesAMove(const SolveResult& proof) {
+  return proof.proven && !proof.optimal.empty();
+}
+
+// Makes `info` say what a solve says: its proof (ApplyProof), or what its
+// range proved (ApplyRange) and its refuted moves (AvoidRefuted); true when
+// the first candidate is then the solve's choice rather than the graph
+// search's.
+bool ApplySolve(const Position& pos, const SolveResult& proof,
+                SearchInfo& info) {
+  if (ProvesAMove(proof)) {
+    ApplyProof(pos, proof, info);
+    return true;
+  }
+  if (proof.range && proof.range->result_known()) {
+    ApplyRange(*proof.range, info);
+  }
+  return AvoidRefuted(proof, info);
+}
+
+// The graph search's answer made to say what a solve says.
+void ApplySolve(const Position& pos, const SolveResult& proof,
+                SearchResult& result) {
+  if (ApplySolve(pos, proof, result.info)) {
+    result.best = result.info.candidates.front().move;
+  }
+}
+
+}  // namespace
+
 EndgameSearcher::EndgameSearcher(std::unique_ptr<Searcher> graph_search,
                                  const SearchOptions& options,
                                  int64_t playout_cap)
@@ -243,34 +275,17 @@ void EndgameSearcher::Back(bool proven) {
   }
 }
 
-void EndgameSearcher::Report(const Position& pos, const SolveResult& proof,
-                             SearchResult& result) {
-  if (proof.proven && !proof.optimal.empty()) {
-    ApplyProof(pos, proof, result.info);
-    result.best = result.info.candidates.front().move;
-    return;
-  }
-  if (proof.range && proof.range->result_known()) {
-    ApplyRange(*proof.range, result.info);
-  }
-  if (AvoidRefuted(proof, result.info)) {
-    result.best = result.info.candidates.front().move;
-  }
-}
-
 SearchResult EndgameSearcher::SolveBeside(const Position& pos,
                                           const Limits& limits,
                                           const InfoCallback& on_info,
                                           double info_interval_s) {
   const auto start = SteadyClock::now();
-  const TimePlan plan =
-      PlanTime(options_, limits, pos, MctsConfig{}.default_movetime_s);
-  // The table as for the whole planned time; the solver stops with the
-  // graph search (at the latest at the plan's hard limit).
+  // The table as for the whole planned time; no time of its own: the
+  // solver stops with the graph search.
   SearchOptions whole = options_;
   whole.solver_share = 1;
   SolverLimits budget = SolverBudget(whole, limits, pos, 0);
-  budget.seconds = plan.hard_s;
+  budget.seconds = 0;
   std::atomic<bool> graph_done{false}, proven{false};
   budget.should_stop = [&] {
     // Where threads are fibers (the single-threaded WebAssembly build) the
@@ -287,7 +302,7 @@ SearchResult EndgameSearcher::SolveBeside(const Position& pos,
   SolveResult proof;
   std::thread solver([&] {
     proof = Solve(pos, budget, memory);
-    if (!proof.proven || proof.optimal.empty()) return;
+    if (!ProvesAMove(proof)) return;
     proven.store(true, std::memory_order_release);
     // The graph search clears a stop as it starts: ask until it has ended.
     while (!graph_done.load(std::memory_order_acquire)) {
@@ -310,8 +325,8 @@ SearchResult EndgameSearcher::SolveBeside(const Position& pos,
   graph_done.store(true, std::memory_order_release);
   solver.join();
   graph_search_->SetOptions(options_);
-  Back(proof.proven && !proof.optimal.empty());
-  Report(pos, proof, result);
+  Back(ProvesAMove(proof));
+  ApplySolve(pos, proof, result);
   result.info.elapsed_s = Seconds(start);
   return result;
 }
@@ -336,11 +351,7 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
   }
   const auto start = SteadyClock::now();
   const SolveResult proof = SolveFirst(pos, limits, on_info, info_interval_s);
-  const bool proven = proof.proven && !proof.optimal.empty();
-  // Unproven, the result may be: then the root is reported solved.
-  const std::optional<ValueRange> range =
-      !proven && proof.range && proof.range->result_known() ? proof.range
-                                                            : std::nullopt;
+  const bool proven = ProvesAMove(proof);
   Back(proven);
 
   // The graph search has what is left; a stop during the solver leaves it a
@@ -364,14 +375,8 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
   if (on_info) {
     relay = [&](const SearchInfo& info) {
       if (stop_.load(std::memory_order_relaxed)) graph_search_->Stop();
-      if (!proven && !range && proof.refuted.empty()) return on_info(info);
       SearchInfo proved = info;
-      if (proven) {
-        ApplyProof(pos, proof, proved);
-      } else {
-        if (range) ApplyRange(*range, proved);
-        AvoidRefuted(proof, proved);
-      }
+      ApplySolve(pos, proof, proved);
       on_info(proved);
     };
   }
@@ -379,7 +384,7 @@ SearchResult EndgameSearcher::Search(const Position& pos, const Limits& limits,
   SearchResult result =
       graph_search_->Search(pos, graph_limits, relay, info_interval_s);
   graph_search_->SetOptions(options_);
-  Report(pos, proof, result);
+  ApplySolve(pos, proof, result);
   result.info.elapsed_s = Seconds(start);
   return result;
 }

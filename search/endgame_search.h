@@ -122,9 +122,6 @@ class EndgameSearcher : public Searcher {
   SolverMemory& KeptMemory(const SolverLimits& budget);
   // Skips the next searches after a failed solve (not one stopped).
   void Back(bool proven);
-  // The graph search's answer made to say what `proof` says.
-  static void Report(const Position& pos, const SolveResult& proof,
-                     SearchResult& result);
 
   std::unique_ptr<Searcher> graph_search_;
   // The solver's table through a game (searches with a time budget only:
