@@ -1,5 +1,7 @@
 #include "engine/regions.h"
 
+#include <algorithm>
+
 #include "engine/movegen.h"
 
 namespace wallgo {
@@ -103,9 +105,20 @@ bool IsGameOverWith(const Position& pos, const ContestedRegions& contested) {
   return contested.count == 0 || NoLegalTurn(pos);
 }
 
+void ScoreSheet::Add(const ScoreSheet& other) {
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    score[p] += other.score[p];
+    largest_region[p] = std::max(largest_region[p], other.largest_region[p]);
+  }
+}
+
 ScoreSheet ComputeScores(const Position& pos) {
+  return ComputeScoresAt(pos, kAllCells);
+}
+
+ScoreSheet ComputeScoresAt(const Position& pos, Bitboard cells) {
   ScoreSheet sheet;
-  ForEachRegionOf(pos.occupied(), pos.walls(), [&](Bitboard region) {
+  ForEachRegionOf(pos.occupied() & cells, pos.walls(), [&](Bitboard region) {
     const int owner = RegionOwner(pos, region);
     if (owner < 0) return;
     const int size = PopCount(region);

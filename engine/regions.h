@@ -61,7 +61,12 @@ bool IsGameOverWith(const Position& pos, const ContestedRegions& contested);
 struct ScoreSheet {
   std::array<int, kMaxPlayers> score{};           // cells of owned regions
   std::array<int, kMaxPlayers> largest_region{};  // tie-break
+  // Adds the regions `other` scored (other regions than this sheet's).
+  void Add(const ScoreSheet& other);
 };
 ScoreSheet ComputeScores(const Position& pos);
+// ComputeScores over the regions holding a stone on `cells` only, for a
+// searcher that keeps the sheet of the others (a turn changes one region).
+ScoreSheet ComputeScoresAt(const Position& pos, Bitboard cells);
 
 }  // namespace wallgo

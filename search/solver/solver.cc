@@ -18,10 +18,18 @@ PlayerValue PlayerValue::FromUtility(int utility) {
 }
 
 std::array<int, kMaxPlayers> FinishedUtilities(const Position& pos) {
-  const Result result = ComputeResult(pos);
+  return FinishedUtilities(ComputeScores(pos), pos.num_players());
+}
+
+std::array<int, kMaxPlayers> FinishedUtilities(const ScoreSheet& sheet,
+                                               int players) {
+  Result result;
+  result.players = players;
+  result.sheet = sheet;
+  result.winners = RankWinners(sheet, (1u << players) - 1);
   const int share12 = 12 / std::max(1, std::popcount(result.winners));
   std::array<int, kMaxPlayers> utility{};
-  for (int p = 0; p < pos.num_players(); ++p) {
+  for (int p = 0; p < players; ++p) {
     utility[p] = (result.won(p) ? 100 * share12 : 0) + result.margin(p);
   }
   return utility;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engine/position.h"
+#include "engine/regions.h"
 
 namespace wallgo::search {
 
@@ -35,8 +36,11 @@ struct PlayerValue {
   static PlayerValue FromUtility(int utility);
 };
 
-// The utilities of a finished game for each player (ComputeResult).
+// The utilities of a finished game for each player (ComputeResult), or of
+// one whose regions `sheet` scores.
 std::array<int, kMaxPlayers> FinishedUtilities(const Position& pos);
+std::array<int, kMaxPlayers> FinishedUtilities(const ScoreSheet& sheet,
+                                               int players);
 
 // The max^n tie rule: the mover prefers the higher own utility; among equal
 // ones, the lower sum of the other players' utilities (an indifferent player

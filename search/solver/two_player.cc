@@ -96,25 +96,37 @@ bool MayEndTheGame(const ContestedRegions& contested, Move m) {
 }
 
 // The value of `m`'s child for its mover where `m` ends the game.
+// `outside`: the score sheet of the regions off the contested cells, found
+// once a node (a turn changes only its own region, and the others are
+// settled; a break or a pass may be played anywhere).
 std::optional<int> EndValue(const Position& pos,
-                            const ContestedRegions& contested, Move m) {
+                            const ContestedRegions& contested, Move m,
+                            std::optional<ScoreSheet>& outside) {
   if (!MayEndTheGame(contested, m)) return std::nullopt;
   Position child = pos;
   child.Play(m);
-  // A turn changes only its own region, and the others are settled; a
-  // break or a pass may be played anywhere.
-  const Bitboard changed =
-      m.kind == MoveKind::kTurn ? contested.cells : child.occupied();
-  if (!RegionsSettledAt(child, changed)) return std::nullopt;
-  return Terminal(child);
+  if (m.kind != MoveKind::kTurn) {
+    if (!AllRegionsSettled(child)) return std::nullopt;
+    return Terminal(child);
+  }
+  if (!RegionsSettledAt(child, contested.cells)) return std::nullopt;
+  if (!outside) outside = ComputeScoresAt(pos, ~contested.cells);
+  ScoreSheet sheet = *outside;
+  sheet.Add(ComputeScoresAt(child, contested.cells));
+  return FinishedUtilities(sheet, child.num_players())[Index(child.to_move())] -
+         kDrawUtility;
 }
 
 void Negamax::Order(const Position& pos, const ContestedRegions& contested,
                     std::vector<Move>& moves, int depth, int ply,
                     Move table_move) {
-  std::vector<std::pair<float, Move>> keyed;
-  keyed.reserve(moves.size());
-  for (const Move& m : moves) {
+  // Sorted by key, ties in list order (the order a stable sort gives),
+  // without the stable sort's buffer on the heap at every node.
+  std::array<std::pair<float, int>, MoveList::kCapacity> keyed;
+  const int count = static_cast<int>(moves.size());
+  std::optional<ScoreSheet> outside;
+  for (int i = 0; i < count; ++i) {
+    const Move& m = moves[static_cast<size_t>(i)];
     float key;
     if (m == table_move) {
       key = 1e12f;
@@ -122,7 +134,7 @@ void Negamax::Order(const Position& pos, const ContestedRegions& contested,
       Position child = pos;
       child.Play(m);
       key = OutcomeValue(child, pos.to_move());
-    } else if (std::optional<int> end = EndValue(pos, contested, m)) {
+    } else if (std::optional<int> end = EndValue(pos, contested, m, outside)) {
       // A move that ends the game, by its exact value.
       key = 1e11f - static_cast<float>(*end);
     } else if (m == killers_[ply][0] || m == killers_[ply][1]) {
@@ -130,13 +142,18 @@ void Negamax::Order(const Position& pos, const ContestedRegions& contested,
     } else {
       key = static_cast<float>(history_.Score(m));
     }
-    keyed.emplace_back(key, m);
+    keyed[static_cast<size_t>(i)] = {key, i};
   }
-  std::stable_sort(
-      keyed.begin(), keyed.end(),
-      [](const auto& a, const auto& b) { return a.first > b.first; });
-  moves.clear();
-  for (const auto& [key, m] : keyed) moves.push_back(m);
+  std::sort(
+      keyed.begin(), keyed.begin() + count, [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+      });
+  std::array<Move, MoveList::kCapacity> listed;
+  std::copy(moves.begin(), moves.end(), listed.begin());
+  for (int i = 0; i < count; ++i) {
+    moves[static_cast<size_t>(i)] =
+        listed[static_cast<size_t>(keyed[static_cast<size_t>(i)].second)];
+  }
 }
 
 // What a search's result says of the true value (at a key of a reduced
@@ -216,6 +233,14 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth, int ply,
     return BoundedUtilities(pos, Idealized(), passes_)[Index(pos.to_move())] -
            kDrawUtility;
   }
+  // Bounds from the regions, like the table's: they end the search here
+  // where they decide it. After passes the reduced game scores what the
+  // board does not show, and there only the old rule holds. (Found before
+  // the table is read, while its slot is still on its way.)
+  std::optional<HorizonBounds> bounds;
+  if (budget_.limits().horizon_bounds && passes_ == 0) {
+    bounds = BoundsAtHorizon(pos, contested);
+  }
   Move table_move = kNoMove;
   if (const TableEntry* e = table_.Probe(key)) {
     table_move = e->move;
@@ -224,13 +249,6 @@ int Negamax::Value(const Position& pos, int alpha, int beta, int depth, int ply,
       if (lower == upper || lower >= beta) return lower;
       if (upper <= alpha) return upper;
     }
-  }
-  // Bounds from the regions, like the table's: they end the search here
-  // where they decide it. After passes the reduced game scores what the
-  // board does not show, and there only the old rule holds.
-  std::optional<HorizonBounds> bounds;
-  if (budget_.limits().horizon_bounds && passes_ == 0) {
-    bounds = BoundsAtHorizon(pos, contested);
   }
   if (bounds) {
     if (bounds->lower == bounds->upper || bounds->lower >= beta) {

@@ -1,6 +1,7 @@
 // Invariants that must hold on every position of random games: the
-// incremental hash, undo, termination, walls that only grow, and the
-// round trips of positions and moves through their text forms.
+// incremental hash, undo, termination, walls that only grow, the round trips
+// of positions and moves through their text forms, and scores that add up
+// over regions.
 #include <random>
 #include <set>
 #include <string>
@@ -87,6 +88,18 @@ void ExpectCheckMoveMatchesGeneration(const Position& pos) {
   }
 }
 
+// The score sheets of two sets of whole regions add up to the board's.
+void ExpectScoresAddUpOverRegions(const Position& pos) {
+  const Regions regions = FindRegions(pos.walls());
+  Bitboard every_other = 0;
+  for (int r = 0; r < regions.count; r += 2) every_other |= regions.masks[r];
+  ScoreSheet sum = ComputeScoresAt(pos, every_other);
+  sum.Add(ComputeScoresAt(pos, ~every_other));
+  const ScoreSheet whole = ComputeScores(pos);
+  EXPECT_EQ(sum.score, whole.score) << PositionString(pos);
+  EXPECT_EQ(sum.largest_region, whole.largest_region) << PositionString(pos);
+}
+
 class InvariantsTest : public ::testing::TestWithParam<testing::Variant> {};
 
 TEST_P(InvariantsTest, RandomGamesKeepTheInvariants) {
@@ -122,6 +135,7 @@ TEST_P(InvariantsTest, RandomGamesKeepTheInvariants) {
       if (seen.size() % 4 == 0) {
         ExpectTextRoundTrips(after);
         ExpectMoveNamesRoundTrip(after);
+        ExpectScoresAddUpOverRegions(after);
       }
       if (seen.size() % 16 == 0) ExpectCheckMoveMatchesGeneration(after);
     }
