@@ -35,13 +35,6 @@ MAX_BACK = {"2p": 4, "2p-mobile": 4, "2p-empty": 4, "3p": 4, "4p": 4}
 VISITS = [50 * 2 ** k for k in range(10)]  # 50 .. 25600
 NOT_FOUND = 2 * VISITS[-1]
 MAX_STEPS = 3
-# Puzzles left out of the file. 4p-4012e2: the full re-proof once read its
-# answer, which ends the game with green third behind a shared draw, as
-# ('draw', -2) against the solver's ('loss', -2); the checker was wrong (a
-# draw is shared by the players level at the top only) and the puzzle is
-# sound, but it stays out so that the recipe gives the shipped file until the
-# file is made again.
-EXCLUDED = {"4p-4012e2"}
 
 
 def rating(playouts):
@@ -198,6 +191,29 @@ def run_breakers(args, seed, variant):
     print(f"breakers {seed} {variant}: {counts}", flush=True)
 
 
+def rerate(args, seed, variant):
+    """Measures the difficulty of one chunk's puzzles again (after a change
+    of how it is measured), without solving anything again."""
+    wallgo = os.path.join(args.build, "bin", "wallgo")
+    base = os.path.join(args.work, f"{seed}-{variant}")
+    for path in (base + ".puzzles.jsonl", base + ".breakers.jsonl"):
+        if not os.path.exists(path):
+            continue
+        analysis = analysis_engine(wallgo)
+        with open(path) as f:
+            records = [json.loads(line) for line in f]
+        for record in records:
+            if "stats" not in record:
+                record["playouts"] = playouts_needed(
+                    analysis, record["position"], record["steps"][0]["accept"])
+                record["rating"] = rating(record["playouts"])
+        analysis.close()
+        with open(path + ".part", "w") as f:
+            f.write("".join(json.dumps(r) + "\n" for r in records))
+        os.replace(path + ".part", path)
+    print(f"rerated {seed} {variant}", flush=True)
+
+
 def run_sampler(args, seed, variant, path):
     command = [os.path.join(args.build, "bin", "solver_bench"),
                "--games", str(args.games), "--variants", variant,
@@ -316,8 +332,6 @@ def assemble(args, seeds, recipe):
                 seen.update([record["position"], answer])
                 pid = puzzle_id(variant, record["position"], taken)
                 taken.add(pid)
-                if pid in EXCLUDED:
-                    continue
                 # The theme is decided here, so that a change of its rules
                 # reaches every chunk made before.
                 record["theme"] = theme(record["position"],
@@ -368,6 +382,9 @@ def main():
                         "spent breaker given back")
     parser.add_argument("--breakers-only", action="store_true",
                         help="only the breaker pass over the chunks made")
+    parser.add_argument("--rerate", action="store_true",
+                        help="only measure the difficulty of the chunks' "
+                        "puzzles again")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     seeds = seed_list(args.seeds)
@@ -379,6 +396,9 @@ def main():
         for variant in args.variants.split(","):
             if args.minutes and time.time() - start > args.minutes * 60:
                 break
+            if args.rerate:
+                rerate(args, seed, variant)
+                continue
             if not args.breakers_only:
                 run_chunk(args, seed, variant)
             if args.breaker_pass or args.breakers_only:
@@ -387,15 +407,19 @@ def main():
     done = {s: [v for v in variants if os.path.exists(os.path.join(
         args.work, f"{s}-{v}.puzzles.jsonl"))] for s in seeds}
     whole = [s for s in seeds if len(done[s]) == len(variants)]
-    part = [f"{s} ({', '.join(done[s])})" for s in seeds
-            if 0 < len(done[s]) < len(variants)]
+    part = {}
+    for s in seeds:
+        if 0 < len(done[s]) < len(variants):
+            part.setdefault(", ".join(done[s]), []).append(s)
     recipe = {
         "command": f"tools/puzzles/generate.py --build BUILD --seeds "
                    f"{args.seeds} --games {args.games} --seconds "
                    f"{args.seconds} --children {args.children} --child-seconds "
                    f"{args.child_seconds} "
                    f"--reply-seconds {args.reply_seconds}",
-        "seeds": "chunks " + ", ".join([ranges(whole)] + part),
+        "seeds": "chunks " + ", ".join(
+            ([ranges(whole)] if whole else [])
+            + [f"{ranges(s)} ({v})" for v, s in part.items()]),
         "breaker_pass": "chunks " + ranges([s for s in seeds if any(
             os.path.exists(os.path.join(args.work, f"{s}-{v}.breakers.jsonl"))
             for v in variants)]) + f" (--breaker-pass, --breaker-seconds "
@@ -403,7 +427,8 @@ def main():
         "sampler": f"solver_bench --games {args.games} --variants V "
                    "--min-back 1 --max-back 4 --seed SEED "
                    "--cpu-time --hash 64",
-        "difficulty": "wallgo analysis, 1 thread, seed 1, default options, "
+        "difficulty": "wallgo analysis, 1 thread, seed 1, default options "
+                      "but solver_share 0, "
                       "maxVisits 50, 100, ..., 25600",
         "engine": version}
     print(f"{assemble(args, seeds, recipe)} puzzles in {args.out}")

@@ -260,11 +260,13 @@ def test_two_tabs(args):
 
 
 def sample(all_puzzles, most=30):
-    """At most `most` puzzles: the first of each kind (players, steps), then
-    others evenly spread over the file."""
+    """At most `most` puzzles: the first of each kind (players, steps, and
+    whether the answer breaks a wall), then others evenly spread over the
+    file."""
     kinds, chosen = set(), []
     for p in all_puzzles:
-        kind = (p["position"].split()[0], len(p["steps"]))
+        kind = (p["position"].split()[0], len(p["steps"]),
+                "x" in p["steps"][0]["accept"][0])
         if kind not in kinds:
             kinds.add(kind)
             chosen.append(p)
