@@ -222,9 +222,19 @@ def test_hidden(args):
         elapsed_at_hide = elapsed_then + hidden_at - seen  # the engine's turn so far
         site.driver.switch_to.window(first)
         check(site.driver.execute_script("return document.visibilityState") == "visible", "the other tab in front")
-        # The worker's threads (17 V8 isolates) are torn down in the first
-        # two seconds; then the hidden page should cost nothing.
-        teardown = site_test.cpu_over(browser, 2.5)
+        # The terminated worker's threads (17 V8 isolates) are torn down
+        # first: Chromium 156 on an idle machine lets the engine's thread run
+        # on for about 2.5 s. That ends with a quiet half second (at most 6 s
+        # in all); then the hidden page should cost next to nothing: Chromium
+        # 156's own processes (the browser, the tab in front, the GPU) use
+        # 0.06-0.12 CPU s in 2 s, 10-30 ms each, where a searching engine
+        # uses 2 s.
+        teardown, teardown_s = 0.0, 0.0
+        while teardown_s < 6:
+            step = site_test.cpu_over(browser, 0.5)
+            teardown, teardown_s = teardown + step, teardown_s + 0.5
+            if step <= 0.0125:
+                break
         idle = site_test.cpu_over(browser, 2)
         hidden_for = time.time() - hidden_at
         site.driver.switch_to.window(game_tab)
@@ -233,12 +243,13 @@ def test_hidden(args):
         check([m["move"] for m in after["moves"]] == moves, "the same moves after the pause")
         left = engine_clock(site)
         print(f"chromium CPU: {busy:.2f} s in 2 s while the engine thought ({site.js('return window.wallgo.threads')} "
-              f"thread), hidden: {teardown:.2f} s in its first 2.5 s (the worker torn down), then {idle:.3f} s in 2 s; "
+              f"thread), hidden: {teardown:.2f} s in its first {teardown_s:.1f} s (the worker torn down), then {idle:.3f} s in 2 s; "
               f"the engine's turn {elapsed_at_hide:.1f} s old when hidden, hidden {hidden_for:.1f} s, "
               f"its clock then shows {600 - left:.1f} s used")
         check(busy > 0.25, f"the engine was not searching ({busy:.2f} CPU s in 2 s)")
         check(after["engines"][0]["state"] == "thinking", "the engine thinks again")
-        check(idle <= 0.05, f"the hidden page used {idle:.3f} CPU s in 2 s")
+        check(teardown_s < 6, f"the worker still ran {teardown_s:.1f} s after the page was hidden")
+        check(idle <= 0.2, f"the hidden page used {idle:.3f} CPU s in 2 s")
         check(600 - left < elapsed_at_hide + 1.5, f"the engine's clock ran while hidden: {600 - left:.1f} s "
               f"used, {elapsed_at_hide:.1f} s when hidden, then hidden {hidden_for:.1f} s")
         # The person's turn: 3 s hidden are not taken from red's clock.
