@@ -222,19 +222,11 @@ def test_hidden(args):
         elapsed_at_hide = elapsed_then + hidden_at - seen  # the engine's turn so far
         site.driver.switch_to.window(first)
         check(site.driver.execute_script("return document.visibilityState") == "visible", "the other tab in front")
-        # The terminated worker's threads (17 V8 isolates) are torn down
-        # first: Chromium 156 on an idle machine lets the engine's thread run
-        # on for about 2.5 s. That ends with a quiet half second (at most 6 s
-        # in all); then the hidden page should cost next to nothing: Chromium
-        # 156's own processes (the browser, the tab in front, the GPU) use
-        # 0.06-0.12 CPU s in 2 s, 10-30 ms each, where a searching engine
-        # uses 2 s.
-        teardown, teardown_s = 0.0, 0.0
-        while teardown_s < 6:
-            step = site_test.cpu_over(browser, 0.5)
-            teardown, teardown_s = teardown + step, teardown_s + 0.5
-            if step <= 0.0125:
-                break
+        # The terminated worker is torn down first; then the hidden page
+        # should cost next to nothing: Chromium 156's own processes (the
+        # browser, the tab in front, the GPU) use 0.06-0.12 CPU s in 2 s,
+        # 10-30 ms each, where a searching engine uses 2 s.
+        teardown, teardown_s = site_test.until_quiet(browser)
         idle = site_test.cpu_over(browser, 2)
         hidden_for = time.time() - hidden_at
         site.driver.switch_to.window(game_tab)
