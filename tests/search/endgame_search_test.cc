@@ -316,8 +316,8 @@ TEST(EndgameSearchTest, KeepsToTheMoveTime) {
     ASSERT_EQ(SolvesBeside(o, Limits{}, 0), threads == 2);
     o.movetime_s = 0.5;
     // A graph that fills ends the move early (a recycling would run past
-    // its time): 16 MB fill in under 0.4 s on an idle machine.
-    o.hash_mb = 128;
+    // its time): 16 MB fill in about 0.4 s on an idle machine, 64 MB in 1.6.
+    o.hash_mb = 64;
     auto searcher = Endgame(o);
     const auto start = SteadyClock::now();
     const SearchResult r = searcher->Search(pos, Limits{}, nullptr, 0);
